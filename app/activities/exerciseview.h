@@ -1,0 +1,95 @@
+#pragma once
+// Coding exercise: the prompt and hints beside the kernel editor; meta-parameter controls; Run, Reset to starter,
+// Hint (one at a time), Show solution (after a pass, or on request with confirmation); compile errors as markers,
+// inline annotations and a clickable list. The learner's code is saved as they type and restored.
+
+#include "app/activities/activityview.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QPair>
+
+class QComboBox;
+class QDialog;
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+
+namespace tkm::app {
+
+class KernelEditor;
+class MarkdownView;
+
+/// Exercise view.
+class ExerciseView : public ActivityView {
+  Q_OBJECT
+public:
+  ExerciseView(const course::Activity &activity, const ActivityContext &context, QWidget *parent = nullptr);
+  ~ExerciseView() override;
+
+  /// The editor.
+  KernelEditor *editor() const { return m_editor; }
+  /// The compile-diagnostics list.
+  QListWidget *diagnosticsList() const { return m_diagnostics; }
+  /// Meta-parameter values chosen in the controls, in spec order.
+  QList<QPair<QString, qint64>> metaValues() const;
+  /// Sets a meta-parameter control; false when unknown or not an allowed value.
+  bool setMetaValue(const QString &name, qint64 value);
+  /// Submits the kernel to the engine; returns the job id (0 when there is no engine).
+  int runKernel();
+  /// Shows the next hint; false when every hint is shown.
+  bool showNextHint();
+  /// Number of hints shown.
+  int hintsShown() const { return m_hintsShown; }
+  /// Opens the solution (asks first unless the exercise was passed); returns whether it was shown.
+  bool showSolution();
+  /// The solution window (nullptr before showSolution).
+  QDialog *solutionDialog() const { return m_solutionDialog; }
+  /// Writes the code to its file now (it is also saved 0.6 s after each edit).
+  void saveNow();
+  /// The file the code is saved in.
+  QString codePath() const { return m_codePath; }
+  /// The last report of this view's runs.
+  const QJsonObject &lastReport() const { return m_lastReport; }
+  /// Whether the exercise has been passed (this session or before).
+  bool passed() const;
+  /// The verdict line under the editor.
+  QString verdictText() const;
+
+  bool canRun() const override { return true; }
+  void run() override { runKernel(); }
+  /// Reset to the starter (asks first; undoable in the editor).
+  void reset() override;
+  bool canFind() const override { return true; }
+  void find() override;
+
+private:
+  void onFinished(int jobId, const QJsonObject &report);
+  void onStarted(int jobId);
+  void applyDiagnostics(const QJsonObject &report);
+  void updateHintButton();
+  void runSolutionForComparison();
+
+  KernelEditor *m_editor = nullptr;
+  MarkdownView *m_prompt = nullptr;
+  MarkdownView *m_hints = nullptr;
+  QListWidget *m_diagnostics = nullptr;
+  QLabel *m_verdict = nullptr;
+  QPushButton *m_run = nullptr;
+  QPushButton *m_hint = nullptr;
+  QPushButton *m_solution = nullptr;
+  QPushButton *m_compare = nullptr;
+  QList<QPair<QString, QWidget *>> m_metaControls;
+  QTimer *m_saveTimer = nullptr;
+  QDialog *m_solutionDialog = nullptr;
+  QString m_codePath;
+  QJsonObject m_lastReport;
+  int m_jobId = 0;
+  int m_solutionJobId = 0;
+  int m_hintsShown = 0;
+  bool m_dirty = false;
+};
+
+} // namespace tkm::app

@@ -1,0 +1,106 @@
+#pragma once
+// Client of the engine worker `tkm-run --serve` (docs/run-report.md, "Worker protocol").
+//
+// The app holds no CUDA state: every compile, run and device query goes to a separate worker process over JSON
+// lines. One job runs at a time; later jobs wait in a queue. Nothing here blocks the UI thread: output is parsed as
+// it arrives. A job whose worker stays silent past the deadline (no progress message for `deadlineMs`) is killed and
+// reported as `verdict: "timeout"`; a worker that dies without a report is reported as `error.kind: "worker-crash"`;
+// either way the next job starts a fresh worker.
+
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QPair>
+#include <QSet>
+#include <QProcess>
+#include <QString>
+#include <QTimer>
+
+namespace tkm::app {
+
+/// One job for the worker.
+struct EngineJob {
+  QString op = QStringLiteral("run");  ///< "run", "compile" or "devices"
+  QString exerciseFolder;              ///< absolute path of the exercise folder (run, compile)
+  QString source;                      ///< kernel source text (run, compile)
+  QString sourceName = QStringLiteral("kernel.cu"); ///< file name diagnostics refer to
+  QList<QPair<QString, qint64>> meta;  ///< meta-parameter values, e.g. {"BLOCK_SIZE", 256}
+  bool measure = true;                 ///< run: time and profile after the cases pass
+  QString title;                       ///< what the job is, for the progress line ("Your kernel", "Solution")
+  bool quiet = false;                  ///< a background job (device query): not shown in the results view
+};
+
+/// Asynchronous client of `tkm-run --serve`.
+class EngineClient : public QObject {
+  Q_OBJECT
+public:
+  /// Uses `workerPath` (see app/shell/paths.h: workerPath()) as the worker executable.
+  explicit EngineClient(const QString &workerPath, QObject *parent = nullptr);
+  ~EngineClient() override;
+  EngineClient(const EngineClient &) = delete;
+  EngineClient &operator=(const EngineClient &) = delete;
+
+  /// Queues a job; returns its id (> 0). `started`, `progress` and then `finished` or `cancelled` follow.
+  int submit(const EngineJob &job);
+  /// Kills the running job (and drops queued ones); emits `cancelled` for each.
+  void cancel();
+
+  /// Silence allowed between two messages of one job before it is killed [ms] (default 10 000).
+  void setDeadlineMs(int ms) { m_deadlineMs = ms; }
+  /// See setDeadlineMs [ms].
+  int deadlineMs() const { return m_deadlineMs; }
+  /// The worker executable.
+  QString workerPath() const { return m_workerPath; }
+  /// Whether a job is running or queued.
+  bool isBusy() const { return m_current.id != 0 || !m_queue.isEmpty(); }
+  /// Whether `jobId` was submitted as quiet (valid until its finished/cancelled signal has returned).
+  bool isQuiet(int jobId) const { return m_quiet.contains(jobId); }
+  /// Id of the running job (0 when idle).
+  int currentJobId() const { return m_current.id; }
+
+signals:
+  /// The job left the queue and went to the worker.
+  void started(int jobId, const QString &title);
+  /// A progress message: stage is compile, case, timing, traffic, baseline or diagnose; index/of for cases.
+  void progress(int jobId, const QString &stage, int index, int of, const QString &text);
+  /// The job's run report (docs/run-report.md); synthesised by the client for time-outs and crashes.
+  void finished(int jobId, const QJsonObject &report);
+  /// The job was cancelled by the learner; no report follows.
+  void cancelled(int jobId);
+  /// isBusy() changed.
+  void busyChanged(bool busy);
+
+private:
+  struct Pending {
+    int id = 0;
+    EngineJob job;
+  };
+
+  void startNext();
+  bool ensureWorker();
+  void onReadyRead();
+  void handleLine(const QByteArray &line);
+  void onWorkerFinished(int exitCode, QProcess::ExitStatus status);
+  void onDeadline();
+  void finishCurrent(const QJsonObject &report);
+  void killWorker();
+  QJsonObject syntheticReport(const QString &verdict, const QString &summary, const QString &errorKind) const;
+
+  QString m_workerPath;
+  QProcess *m_worker = nullptr;
+  QByteArray m_buffer;
+  QTimer m_deadline;
+  int m_deadlineMs = 10000;
+  int m_nextId = 1;
+  Pending m_current;
+  QList<Pending> m_queue;
+  bool m_currentHeard = false;   ///< the running job got at least one message
+  bool m_currentRetried = false; ///< the running job was re-sent to a fresh worker once
+  QString m_stderrTail;
+  QSet<int> m_quiet;
+};
+
+/// Builds the JSON request line of a job (without the trailing newline).
+QByteArray engineRequestLine(int id, const EngineJob &job);
+
+} // namespace tkm::app

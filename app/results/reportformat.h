@@ -1,0 +1,33 @@
+#pragma once
+// Plain-words formatting of run-report fields (docs/run-report.md) for the results view.
+
+#include <QColor>
+#include <QJsonObject>
+#include <QPalette>
+#include <QString>
+
+namespace tkm::app {
+
+/// Bytes with a decimal unit ("536.9 MB").
+QString formatBytes(double bytes);
+/// Milliseconds with sensible precision ("0.243 ms", "12.4 µs" below 0.1 ms).
+QString formatMs(double ms);
+/// 10⁹ bytes/s as "3.30 TB/s" or "812 GB/s".
+QString formatGbps(double gbps);
+/// 10⁹ FLOP/s as "276 GFLOP/s" or "66.9 TFLOP/s".
+QString formatGflops(double gflops);
+/// A JSON number or string as text (numbers with up to 6 significant digits).
+QString formatValue(const QJsonValue &value);
+/// "n = 1025" or "M = 4, N = 1000" from a `sizes` object.
+QString formatSizes(const QJsonObject &sizes);
+/// A percentage of a ceiling ("69 %"), or "—" when the ceiling is unknown.
+QString formatPercent(double value, double ceiling);
+
+/// Headline of a verdict ("Pass", "Wrong values", "Fault", …).
+QString verdictTitle(const QString &verdict);
+/// Colour of a verdict's banner, readable on `palette`'s base colour (light or dark).
+QColor verdictColor(const QString &verdict, const QPalette &palette);
+/// Whether the palette is dark (window text lighter than the window).
+bool isDarkPalette(const QPalette &palette);
+
+} // namespace tkm::app

@@ -1,0 +1,23 @@
+// Float64 reference: one thread per row, max-shifted softmax, three passes over the row.
+extern "C" __global__ void softmax_ref(const double* x, double* out, int M, int N, int stride_x, int stride_out,
+                                       int block_size)
+{
+    (void)block_size;
+    const long long row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (row >= M) {
+        return;
+    }
+    const double* xr = x + row * stride_x;
+    double* orow = out + row * stride_out;
+    double m = xr[0];
+    for (int c = 1; c < N; ++c) {
+        m = xr[c] > m ? xr[c] : m;
+    }
+    double s = 0.0;
+    for (int c = 0; c < N; ++c) {
+        s += exp(xr[c] - m);
+    }
+    for (int c = 0; c < N; ++c) {
+        orow[c] = exp(xr[c] - m) / s;
+    }
+}

@@ -1,0 +1,44 @@
+#pragma once
+// `tkm-run bench` / `tkm-bench`: the turnaround of one job — submitted to a warm worker until its full report
+// (compile + every correctness case + timing + traffic) — for the vector-add exercise, split by stage; and, when
+// Nsight Compute (`ncu`) is on PATH, our DRAM read bytes and duration of the performance case next to ncu's.
+// Target on an H200: ≤ 300 ms warm (issue "Engine, part 2"); ncu agreement within 2 % (bytes) and 3 % (duration).
+
+#include "engine/common/error.h"
+
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace tkm::measure {
+
+/// Options of the benchmark.
+struct BenchOptions
+{
+    std::filesystem::path exercise;   ///< exercise folder; empty: <content>/02-vector-add/exercises/vector-add
+    std::filesystem::path kernel;     ///< kernel file; empty: the exercise's solution
+    int runs = 10;                    ///< warm runs after the first (cold) one
+    bool ncu = true;                  ///< compare with Nsight Compute when `ncu` is on PATH
+    std::filesystem::path worker;     ///< worker executable (started with --serve); empty: this executable's own
+                                      ///< `bench --serve` (the worker loop with the measure phase installed)
+    double targetMs = 300;            ///< turnaround target [ms]
+};
+
+/// Runs the benchmark and prints its tables to `out`. Returns 0 when it ran (also when the target is missed: the
+/// table says so), 1 when it could not run (no GPU, worker failed, bad exercise) with the reason printed.
+/// `selfArgs`: the words that make this executable run the bench subcommand (for the process ncu profiles):
+/// {"bench"} for tkm-run, {} for tkm-bench.
+int runBench(const BenchOptions& options, std::ostream& out, const std::vector<std::string>& selfArgs = {"bench"});
+
+/// The process that `ncu` profiles: creates the context, compiles `kernel` for the exercise's performance case,
+/// uploads its inputs, flushes the L2 and launches the kernel exactly once. Returns 0 on success, else prints
+/// the reason to `err` and returns 1.
+int launchPerformanceCaseOnce(const std::filesystem::path& exercise, const std::filesystem::path& kernel,
+                              std::ostream& err);
+
+/// Metric values from `ncu --csv --print-units base` output (first row of each metric name); the numbers may
+/// carry thousands separators. Returns a negative value for a metric that is absent.
+double ncuMetric(const std::string& csv, const std::string& metric);
+
+} // namespace tkm::measure

@@ -1,0 +1,154 @@
+#include "engine/measure/phase.h"
+
+#include "engine/measure/baseline.h"
+#include "engine/measure/perf_case.h"
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+namespace tkm::measure {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+int64_t asBytes(double v)
+{
+    return static_cast<int64_t>(std::llround(v));
+}
+
+struct PhaseState
+{
+    PhaseOptions options;
+    std::unique_ptr<Measurer> measurer;
+    CUcontext context = nullptr;
+};
+
+void progress(const runner::MeasureInput& in, const char* stage, std::string text)
+{
+    if (in.progress)
+        in.progress(runner::Progress{.stage = stage, .text = std::move(text)});
+}
+
+engine::Status runPhase(PhaseState& s, const runner::MeasureInput& in, report::RunReport& report)
+{
+    if (!in.spec.performance)
+        return {};
+    if (!s.measurer || s.context != in.context.handle()) {
+        auto m = Measurer::create(in.context, s.options.measure.traffic);
+        if (!m)
+            return m.error();
+        s.measurer = std::move(*m);
+        s.context = in.context.handle();
+    }
+    const CUstream stream = in.stream.handle();
+    auto pc = PerfCase::create(*s.measurer, in.spec, in.meta, *in.spec.performance, -1);
+    if (!pc)
+        return pc.error();
+    const problem::ProblemInstance& inst = (*pc)->instance();
+    auto work = (*pc)->workload(in.kernel, inst.launch, in.spec.kernel);
+    if (!work)
+        return work.error();
+
+    progress(in, "timing", "timing " + in.spec.kernel + " on " + inst.caseName);
+    auto perf = measurePerformance(*s.measurer, stream, *work, s.options.measure);
+    if (!perf)
+        return perf.error();
+    perf->timing.sizes = inst.sizes;
+    fillReport(*perf, report);
+
+    if (s.options.baselines && !in.spec.baselines.empty()) {
+        const auto tb = Clock::now();
+        int index = 0;
+        for (const problem::Baseline& b : in.spec.baselines) {
+            ++index;
+            if (in.progress)
+                in.progress(runner::Progress{.stage = "baseline",
+                                             .index = index,
+                                             .of = static_cast<int>(in.spec.baselines.size()),
+                                             .text = "measuring baseline " + b.name});
+            BaselineResult r = measureBaseline(*s.measurer, stream, in.spec, in.meta, b, **pc, *perf,
+                                               in.context.info().cc(), s.options.measure);
+            report.baselines.push_back(toBaselineInfo(r));
+            if (!r.error.empty())
+                report.summary += " Baseline \"" + b.name + "\" could not be measured: " + r.error;
+        }
+        report.stagesMs["baselines"] = msSince(tb);
+    }
+    return {};
+}
+
+} // namespace
+
+runner::MeasureFn makeMeasurePhase(PhaseOptions options)
+{
+    auto state = std::make_shared<PhaseState>();
+    state->options = std::move(options);
+    return [state](const runner::MeasureInput& in, report::RunReport& report) { return runPhase(*state, in, report); };
+}
+
+void fillReport(const PerformanceResult& r, report::RunReport& report)
+{
+    report::TimingInfo t;
+    t.medianMs = r.timing.samples.medianMs;
+    t.p20Ms = r.timing.samples.p20Ms;
+    t.p80Ms = r.timing.samples.p80Ms;
+    t.minMs = r.timing.samples.minMs;
+    t.samples = r.timing.samples.count;
+    t.settled = r.timing.settled;
+    t.sizes = r.timing.sizes;
+    if (r.traffic.idealBytes > 0 || r.timing.achievedGbps > 0)
+        t.achievedGbps = r.timing.achievedGbps;
+    if (r.timing.achievedGflops > 0)
+        t.achievedGflops = r.timing.achievedGflops;
+    report.timing = t;
+
+    report::TrafficInfo tr;
+    tr.available = r.traffic.available;
+    if (r.traffic.idealBytes > 0)
+        tr.idealBytes = r.traffic.idealBytes;
+    if (r.traffic.available) {
+        tr.dramReadBytes = asBytes(r.traffic.dramReadBytes);
+        tr.storedBytes = asBytes(r.traffic.storedBytes);
+        tr.storedSource = r.traffic.storedSource;
+        tr.dramWriteBytes = asBytes(r.traffic.dramWriteBytes);
+        tr.l2HitRate = r.traffic.l2HitRate;
+        tr.durationMs = r.traffic.durationMs;
+        if (r.traffic.efficiency > 0)
+            tr.efficiency = r.traffic.efficiency;
+    } else {
+        tr.unavailableReason = r.traffic.unavailableReason;
+    }
+    report.traffic = tr;
+
+    report::CeilingsInfo c;
+    c.theoreticalGbps = r.ceilings.theoreticalGbps;
+    if (r.ceilings.measuredCopyGbps > 0)
+        c.measuredCopyGbps = r.ceilings.measuredCopyGbps;
+    if (r.ceilings.peakFp32Gflops > 0)
+        c.peakFp32Gflops = r.ceilings.peakFp32Gflops;
+    if (r.ceilings.peakTensorGflops > 0)
+        c.peakTensorGflops = r.ceilings.peakTensorGflops;
+    c.source = r.ceilings.source;
+    report.ceilings = c;
+
+    if (r.roofline.intensityFlopPerByte > 0) {
+        report::RooflineInfo ro;
+        ro.intensityFlopPerByte = r.roofline.intensityFlopPerByte;
+        ro.achievedGflops = r.roofline.achievedGflops;
+        ro.bound = std::string(boundName(r.roofline.bound));
+        ro.attainableGflopsTheoretical = r.roofline.attainableGflopsTheoretical;
+        if (r.roofline.attainableGflopsMeasured > 0)
+            ro.attainableGflopsMeasured = r.roofline.attainableGflopsMeasured;
+        report.roofline = ro;
+    }
+    report.stagesMs["timing"] = r.timingStageMs;
+    report.stagesMs["traffic"] = r.trafficStageMs;
+}
+
+} // namespace tkm::measure

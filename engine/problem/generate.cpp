@@ -1,0 +1,204 @@
+#include "engine/problem/generate.h"
+
+#include "engine/common/hash.h"
+
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <new>
+#include <random>
+
+namespace tkm::problem {
+namespace {
+
+using engine::DType;
+
+// Draws from std::mt19937_64 with hand-written transforms (std::normal_distribution differs between standard
+// libraries; these do not), so the same seed gives the same values everywhere.
+class Draw
+{
+public:
+    explicit Draw(uint64_t seed) : m_rng(seed) {}
+
+    double uniform01() { return static_cast<double>(m_rng() >> 11) * 0x1p-53; } ///< [0, 1)
+
+    double normal()
+    {
+        // Box–Muller, both values used.
+        if (m_hasSpare) {
+            m_hasSpare = false;
+            return m_spare;
+        }
+        double u1 = uniform01();
+        while (u1 <= 0.0) {
+            u1 = uniform01();
+        }
+        const double u2 = uniform01();
+        const double r = std::sqrt(-2.0 * std::log(u1));
+        m_spare = r * std::sin(2.0 * M_PI * u2);
+        m_hasSpare = true;
+        return r * std::cos(2.0 * M_PI * u2);
+    }
+
+    double value(const Generator& g, int64_t storageIndex)
+    {
+        switch (g.dist) {
+        case Dist::Normal: return g.mean + g.std * normal();
+        case Dist::Uniform:
+        case Dist::Negative: return g.low + (g.high - g.low) * uniform01();
+        case Dist::Large: {
+            const double m = g.magnitude * (0.5 + 0.5 * uniform01());
+            return (m_rng() & 1u) ? -m : m;
+        }
+        case Dist::Int: {
+            const double span = g.high - g.low + 1.0;
+            return std::min(g.high, g.low + std::floor(uniform01() * span));
+        }
+        case Dist::Arange: return g.start + static_cast<double>(storageIndex) * g.step;
+        }
+        return 0;
+    }
+
+private:
+    std::mt19937_64 m_rng;
+    double m_spare = 0;
+    bool m_hasSpare = false;
+};
+
+// Calls f(linear, storageOffset) for every logical element in row-major order, without a division per element.
+template <class F>
+void forEachElement(const ArgInstance& arg, F&& f)
+{
+    const std::size_t r = arg.shape.size(); // 1–4 (spec)
+    std::array<int64_t, 8> idx{};
+    int64_t offset = 0;
+    for (int64_t linear = 0; linear < arg.numel; ++linear) {
+        f(linear, offset);
+        for (std::size_t d = r; d-- > 0;) {
+            if (++idx[d] < arg.shape[d]) {
+                offset += arg.strides[d];
+                break;
+            }
+            offset -= (arg.shape[d] - 1) * arg.strides[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+} // namespace
+
+const BufferImage* GeneratedInputs::find(std::string_view name) const
+{
+    for (const auto& b : buffers) {
+        if (b.name == name) {
+            return &b;
+        }
+    }
+    return nullptr;
+}
+
+int64_t storageOffset(const ArgInstance& arg, int64_t linear)
+{
+    int64_t offset = 0;
+    for (std::size_t d = arg.shape.size(); d-- > 0;) {
+        offset += (linear % arg.shape[d]) * arg.strides[d];
+        linear /= arg.shape[d];
+    }
+    return offset;
+}
+
+std::vector<int64_t> logicalIndex(const ArgInstance& arg, int64_t linear)
+{
+    std::vector<int64_t> idx(arg.shape.size(), 0);
+    for (std::size_t d = arg.shape.size(); d-- > 0;) {
+        idx[d] = linear % arg.shape[d];
+        linear /= arg.shape[d];
+    }
+    return idx;
+}
+
+void generateInto(const ArgInstance& arg, std::byte* dst, std::byte* ref)
+{
+    const DType t = arg.dtype;
+    const DType rt = engine::referenceDType(t);
+    const auto size = static_cast<std::size_t>(engine::dtypeBytes(t));
+    const auto rsize = static_cast<std::size_t>(engine::dtypeBytes(rt));
+    engine::fillPoison(t, dst, arg.storageElements);
+    if (ref) {
+        engine::fillPoison(rt, ref, arg.storageElements);
+    }
+    if (arg.role == Role::Out || !arg.init) {
+        if (arg.resetToZero) {
+            std::memset(dst, 0, static_cast<std::size_t>(arg.bytes));
+            if (ref) {
+                std::memset(ref, 0, static_cast<std::size_t>(arg.storageElements) * rsize);
+            }
+        }
+        return;
+    }
+    const Generator& g = *arg.init;
+    Draw draw(arg.seed);
+    // A negative generator promises negative values also after rounding to a narrow type.
+    const double negativeCap = g.dist == Dist::Negative ? engine::roundToDType(t, g.high) : 0.0;
+    forEachElement(arg, [&](int64_t, int64_t offset) {
+        double v = engine::roundToDType(t, draw.value(g, offset));
+        if (g.dist == Dist::Negative && !(v < 0)) {
+            v = negativeCap < 0 ? negativeCap : -engine::roundToDType(t, 1e-3);
+        }
+        engine::storeAs(t, v, dst + static_cast<std::size_t>(offset) * size);
+        if (ref) {
+            engine::storeAs(rt, v, ref + static_cast<std::size_t>(offset) * rsize);
+        }
+    });
+}
+
+engine::Expected<GeneratedInputs> generateInputs(const ProblemInstance& inst, bool withReference)
+{
+    GeneratedInputs out;
+    try {
+        for (const auto& a : inst.args) {
+            if (a.kind != ParamKind::Buffer) {
+                continue;
+            }
+            BufferImage img;
+            img.name = a.name;
+            img.learner.resize(static_cast<std::size_t>(a.bytes));
+            if (withReference) {
+                img.reference.resize(static_cast<std::size_t>(a.storageElements *
+                                                              engine::dtypeBytes(engine::referenceDType(a.dtype))));
+            }
+            ArgInstance arg = a;
+            // Never all zeros: a tiny buffer can draw only zeros from a narrow int range; draw again with the
+            // next seeds (deterministic), and give up with a clear sentence if the generator cannot do better.
+            for (int attempt = 0;; ++attempt) {
+                generateInto(arg, img.learner.data(), withReference ? img.reference.data() : nullptr);
+                if (a.role == Role::Out) {
+                    break;
+                }
+                bool allZero = true;
+                forEachElement(arg, [&](int64_t, int64_t offset) {
+                    if (allZero && engine::loadAs(a.dtype, img.learner.data() + offset * engine::dtypeBytes(a.dtype)) != 0) {
+                        allZero = false;
+                    }
+                });
+                if (!allZero) {
+                    break;
+                }
+                if (attempt == 64) {
+                    return engine::makeError(engine::ErrorKind::BadSpec,
+                                             "the generator of `" + a.name + "` gives only zeros in " +
+                                                 std::string(engine::dtypeName(a.dtype)) + " in case \"" +
+                                                 inst.caseName + "\": widen its range");
+                }
+                arg.seed = engine::mix64(arg.seed);
+            }
+            out.buffers.push_back(std::move(img));
+        }
+    } catch (const std::bad_alloc&) {
+        return engine::makeError(engine::ErrorKind::BadInput,
+                                 "not enough host memory for the inputs of case \"" + inst.caseName + "\"");
+    }
+    return out;
+}
+
+} // namespace tkm::problem

@@ -1,0 +1,49 @@
+#pragma once
+// One job for the engine: an exercise folder + a kernel source + meta-parameter values + what to do.
+// Also the progress messages a job emits while it runs (the worker forwards them as "progress" lines).
+
+#include "engine/problem/instance.h"
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tkm::runner {
+
+/// What a job does.
+enum class Mode {
+    CompileOnly, ///< compile and check the signature; no GPU needed (verdict "compiled" or "compile_error")
+    Run,         ///< compile, then run and check every case on the GPU
+};
+
+/// One job.
+struct Job
+{
+    std::filesystem::path exercise;   ///< exercise folder (holds exercise.json)
+    std::string source;               ///< kernel text as the learner wrote it
+    std::string sourceName = "kernel.cu"; ///< file name shown in diagnostics
+    problem::MetaValues meta;         ///< meta-parameter overrides (defaults for the rest)
+    Mode mode = Mode::Run;            ///< compile only, or run the cases
+    bool measure = false;             ///< after every case passes, run the measure phase (when one is installed)
+    std::vector<int> cases;           ///< case indices to run (empty: all)
+    std::optional<int> computeCapability; ///< compile for this cc (major·10 + minor) instead of the GPU's
+    /// Replaces the spec's reset_to_zero list (a bug variant's "reset_to_zero", docs/exercise-spec.md).
+    std::optional<std::vector<std::string>> resetToZero;
+};
+
+/// A progress message (worker protocol: {"type": "progress", "stage", "case", "of", "text"}).
+struct Progress
+{
+    std::string stage;   ///< "compile", "case", "timing", "traffic", "baseline", "diagnose"
+    int index = 0;       ///< 1-based step within the stage (e.g. case 2), 0 when not counted
+    int of = 0;          ///< number of steps in the stage, 0 when not counted
+    std::string text;    ///< "checking case 2 of 7: n = 3"
+    std::string caseName; ///< the case being run, when stage is "case"
+};
+
+/// Receives progress messages; called on the thread that runs the job.
+using ProgressFn = std::function<void(const Progress&)>;
+
+} // namespace tkm::runner

@@ -1,0 +1,85 @@
+#pragma once
+// The job pipeline: parse the spec → compile the learner's kernel (and the float64 reference, cached) for the
+// GPU's architecture → for each case: instantiate, generate inputs, allocate guarded buffers (memory/), poison
+// the outputs (zero for reset_to_zero), launch, synchronise, download, run the reference on the same rounded
+// inputs, check (check/), then launch a second time on fresh buffers guarded at the start instead of the end
+// and compare bit for bit (accumulation into outputs, races, reads before the start) → the measure phase when
+// every case passes → one report (report/, docs/run-report.md).
+//
+// A kernel fault (sticky CUDA error) stops the cases, marks the rest skipped, and is diagnosed in fresh
+// processes (diagnose.h); afterwards the context is unusable and mustExit() is true: the caller sends the
+// report and ends the process (the worker exits with status 3).
+
+#include "engine/cuda/context.h"
+#include "engine/cuda/module.h"
+#include "engine/problem/spec.h"
+#include "engine/report/run_report.h"
+#include "engine/runner/job.h"
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace tkm::compile {
+struct CompileResult;
+}
+
+namespace tkm::runner {
+
+/// What the measure phase gets: a live context and stream, the learner's loaded kernel and everything
+/// needed to instantiate the spec's performance case.
+struct MeasureInput
+{
+    const cuda::Context& context;               ///< current, healthy context
+    const cuda::Stream& stream;                 ///< the runner's stream
+    const cuda::Kernel& kernel;                 ///< the learner's kernel, loaded
+    const problem::ExerciseSpec& spec;          ///< the exercise
+    const problem::MetaValues& meta;            ///< meta-parameter values of this job
+    const compile::CompileResult& compiled;     ///< the learner's compilation
+    const ProgressFn& progress;                 ///< for "timing"/"traffic"/"baseline" progress
+};
+
+/// The measure phase (engine/measure): fills timing/traffic/ceilings/roofline/baselines of the report.
+/// Called only when the job asks for it and every case passed. An Error is recorded, not fatal.
+using MeasureFn = std::function<engine::Status(const MeasureInput& input, report::RunReport& report)>;
+
+/// Settings of a Runner.
+struct RunnerOptions
+{
+    int deviceOrdinal = 0;                    ///< GPU to use
+    std::filesystem::path probeExecutable;    ///< tkm-run for --probe (empty: defaultTkmRunPath())
+    double probeTimeoutS = 8;                 ///< per probe process [s]
+    MeasureFn measure;                        ///< measure phase; none: timing fields stay absent
+};
+
+/// Runs jobs; keeps the CUDA context, stream and loaded modules warm between jobs. Not thread-safe: one job at
+/// a time, on one thread.
+class Runner
+{
+public:
+    /// No CUDA work happens until the first job that needs the GPU.
+    explicit Runner(RunnerOptions options = {});
+    ~Runner();
+    Runner(const Runner&) = delete;            ///< owns CUDA state
+    Runner& operator=(const Runner&) = delete; ///< owns CUDA state
+
+    /// Runs one job and returns its report (never throws; engine problems become verdict "error").
+    report::RunReport run(const Job& job, const ProgressFn& progress = {});
+    /// A sticky CUDA error happened: the process must send its report and exit (the context is unusable).
+    bool mustExit() const;
+    /// The device in report form, creating the context if needed; nullopt (and `why`) without a GPU.
+    std::optional<report::DeviceInfo> device(std::string* why = nullptr);
+
+private:
+    struct Session;
+    RunnerOptions m_options;
+    std::unique_ptr<Session> m_session;
+};
+
+/// Report form of a device.
+report::DeviceInfo toReportDevice(const cuda::DeviceInfo& info);
+
+} // namespace tkm::runner

@@ -1,0 +1,148 @@
+#include "engine/worker/protocol.h"
+
+#include <fmt/format.h>
+
+namespace tkm::worker {
+
+using nlohmann::json;
+
+json jobRequest(const runner::Job& job, const json& id)
+{
+    json j = {{"id", id},
+              {"op", job.mode == runner::Mode::CompileOnly ? "compile" : "run"},
+              {"exercise", job.exercise.string()},
+              {"source", job.source},
+              {"source_name", job.sourceName},
+              {"meta", job.meta},
+              {"measure", job.measure}};
+    if (job.cases.empty()) {
+        j["cases"] = "all";
+    } else {
+        j["cases"] = job.cases;
+    }
+    if (job.computeCapability) {
+        j["cc"] = *job.computeCapability;
+    }
+    if (job.resetToZero) {
+        j["reset_to_zero"] = *job.resetToZero;
+    }
+    return j;
+}
+
+engine::Expected<runner::Job> jobFromRequest(const json& j)
+{
+    auto bad = [](const std::string& what) { return engine::makeError(engine::ErrorKind::BadInput, what); };
+    runner::Job job;
+    const std::string op = j.value("op", std::string());
+    job.mode = op == "compile" ? runner::Mode::CompileOnly : runner::Mode::Run;
+    if (!j.contains("exercise")) {
+        return bad("request field \"exercise\" is missing (the exercise folder)");
+    }
+    if (!j["exercise"].is_string() || j["exercise"].get<std::string>().empty()) {
+        return bad("request field \"exercise\" must be a non-empty string (the exercise folder)");
+    }
+    if (!j.contains("source")) {
+        return bad("request field \"source\" is missing (the kernel text)");
+    }
+    if (!j["source"].is_string()) {
+        return bad("request field \"source\" must be a string (the kernel text)");
+    }
+    job.exercise = j["exercise"].get<std::string>();
+    job.source = j["source"].get<std::string>();
+    if (j.contains("source_name")) {
+        if (!j["source_name"].is_string()) {
+            return bad("request field \"source_name\" must be a string");
+        }
+        job.sourceName = j["source_name"].get<std::string>();
+    }
+    if (j.contains("meta")) {
+        if (!j["meta"].is_object()) {
+            return bad("request field \"meta\" must be an object of integers, e.g. {\"BLOCK_SIZE\": 256}");
+        }
+        for (const auto& [k, v] : j["meta"].items()) {
+            if (!v.is_number_integer()) {
+                return bad(fmt::format("request field \"meta\": {} must be an integer", k));
+            }
+            job.meta[k] = v.get<int64_t>();
+        }
+    }
+    if (j.contains("measure")) {
+        if (!j["measure"].is_boolean()) {
+            return bad("request field \"measure\" must be true or false");
+        }
+        job.measure = j["measure"].get<bool>();
+    }
+    if (j.contains("cases")) {
+        const json& c = j["cases"];
+        if (c.is_string() && c.get<std::string>() == "all") {
+            job.cases.clear();
+        } else if (c.is_array()) {
+            for (const auto& v : c) {
+                if (!v.is_number_integer() || v.get<int64_t>() < 0) {
+                    return bad("request field \"cases\" must be \"all\" or an array of case indices");
+                }
+                job.cases.push_back(v.get<int>());
+            }
+        } else {
+            return bad("request field \"cases\" must be \"all\" or an array of case indices");
+        }
+    }
+    if (j.contains("reset_to_zero")) {
+        const json& z = j["reset_to_zero"];
+        std::vector<std::string> names;
+        bool okList = z.is_array();
+        for (const auto& v : okList ? z : json::array()) {
+            okList = okList && v.is_string();
+            if (v.is_string()) {
+                names.push_back(v.get<std::string>());
+            }
+        }
+        if (!okList) {
+            return bad("request field \"reset_to_zero\" must be an array of output names");
+        }
+        job.resetToZero = std::move(names);
+    }
+    if (j.contains("cc")) {
+        if (!j["cc"].is_number_integer() || j["cc"].get<int>() < 50) {
+            return bad("request field \"cc\" must be a compute capability such as 90");
+        }
+        job.computeCapability = j["cc"].get<int>();
+    }
+    return job;
+}
+
+json progressMessage(const json& id, const runner::Progress& p)
+{
+    json j = {{"id", id}, {"type", "progress"}, {"stage", p.stage}, {"text", p.text}};
+    if (p.of > 0 || p.index > 0) {
+        j["case"] = p.index;
+        j["of"] = p.of;
+    }
+    if (!p.caseName.empty()) {
+        j["case_name"] = p.caseName;
+    }
+    return j;
+}
+
+runner::Progress progressFromMessage(const json& m)
+{
+    runner::Progress p;
+    p.stage = m.value("stage", std::string());
+    p.index = m.value("case", 0);
+    p.of = m.value("of", 0);
+    p.text = m.value("text", std::string());
+    p.caseName = m.value("case_name", std::string());
+    return p;
+}
+
+json reportMessage(const json& id, const report::RunReport& report)
+{
+    return {{"id", id}, {"type", "report"}, {"report", report}};
+}
+
+json errorMessage(const json& id, const std::string& message)
+{
+    return {{"id", id}, {"type", "error"}, {"message", message}};
+}
+
+} // namespace tkm::worker

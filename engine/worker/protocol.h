@@ -1,0 +1,34 @@
+#pragma once
+// The worker protocol of docs/run-report.md ("Worker protocol"): JSON lines on stdin/stdout of
+// `tkm-run --serve`. Requests: run, compile, devices, ping. Responses: progress lines, then exactly one
+// report (run, compile), devices (devices) or pong (ping) line — or one error line for a malformed request.
+// This header holds the conversions both sides share.
+
+#include "engine/common/error.h"
+#include "engine/report/run_report.h"
+#include "engine/runner/job.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace tkm::worker {
+
+/// Request of a job: {"id", "op": "run" | "compile", "exercise", "source", "source_name", "meta", "measure",
+/// "cases", "cc"}. `op` follows job.mode.
+nlohmann::json jobRequest(const runner::Job& job, const nlohmann::json& id);
+
+/// Parses a run/compile request. Errors (BadInput) name the field: "request field \"source\" is missing",
+/// "request field \"meta\" must be an object of integers", …
+engine::Expected<runner::Job> jobFromRequest(const nlohmann::json& request);
+
+/// {"id", "type": "progress", "stage", "case", "of", "text", "case_name"}.
+nlohmann::json progressMessage(const nlohmann::json& id, const runner::Progress& p);
+/// Parses a progress message (missing fields read as defaults).
+runner::Progress progressFromMessage(const nlohmann::json& message);
+/// {"id", "type": "report", "report": {…}}.
+nlohmann::json reportMessage(const nlohmann::json& id, const report::RunReport& report);
+/// {"id", "type": "error", "message"}.
+nlohmann::json errorMessage(const nlohmann::json& id, const std::string& message);
+
+} // namespace tkm::worker

@@ -1,0 +1,105 @@
+#include "engine/worker/serve.h"
+
+#include "engine/cuda/device.h"
+#include "engine/cuda/driver.h"
+#include "engine/worker/protocol.h"
+
+#include <fmt/format.h>
+
+#include <istream>
+#include <ostream>
+
+namespace tkm::worker {
+namespace {
+
+using nlohmann::json;
+
+void send(std::ostream& out, const json& message)
+{
+    // Invalid UTF-8 in a learner's source must not throw while answering.
+    out << message.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
+    out.flush();
+}
+
+json devicesMessage(const json& id)
+{
+    json j = {{"id", id}, {"type", "devices"}, {"devices", json::array()}};
+    auto list = cuda::listDevices();
+    if (!list) {
+        j["error"] = {{"kind", std::string(engine::errorKindName(list.error().kind))},
+                      {"message", list.error().message}};
+        return j;
+    }
+    for (const auto& d : *list) {
+        json dj = runner::toReportDevice(d);
+        dj["ordinal"] = d.ordinal;
+        dj["arch"] = d.arch();
+        dj["memory_clock_khz"] = d.memoryClockKhz;
+        dj["bus_width_bits"] = d.busWidthBits;
+        j["devices"].push_back(std::move(dj));
+    }
+    if (list->empty()) {
+        j["error"] = {{"kind", "no-gpu"}, {"message", "No NVIDIA GPU was found."}};
+    }
+    return j;
+}
+
+} // namespace
+
+int serve(std::istream& in, std::ostream& out, runner::RunnerOptions options)
+{
+    runner::Runner runner(std::move(options));
+    std::string line;
+    int lineNo = 0;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) {
+            continue;
+        }
+        const json req = json::parse(line, nullptr, false);
+        if (req.is_discarded()) {
+            send(out, errorMessage(nullptr, fmt::format("request line {} is not valid JSON", lineNo)));
+            continue;
+        }
+        if (!req.is_object()) {
+            send(out, errorMessage(nullptr, fmt::format("request line {} is not a JSON object", lineNo)));
+            continue;
+        }
+        const json id = req.contains("id") ? req["id"] : json(nullptr);
+        if (!req.contains("id")) {
+            send(out, errorMessage(nullptr, "request field \"id\" is missing"));
+            continue;
+        }
+        if (!req.contains("op") || !req["op"].is_string()) {
+            send(out, errorMessage(id, "request field \"op\" is missing (one of run, compile, devices, ping)"));
+            continue;
+        }
+        const std::string op = req["op"].get<std::string>();
+        if (op == "ping") {
+            send(out, {{"id", id}, {"type", "pong"}, {"engine_version", TKM_ENGINE_VERSION}});
+            continue;
+        }
+        if (op == "devices") {
+            send(out, devicesMessage(id));
+            continue;
+        }
+        if (op != "run" && op != "compile") {
+            send(out, errorMessage(id, fmt::format("unknown op \"{}\" (expected run, compile, devices or ping)", op)));
+            continue;
+        }
+        auto job = jobFromRequest(req);
+        if (!job) {
+            send(out, errorMessage(id, job.error().message));
+            continue;
+        }
+        const report::RunReport report =
+            runner.run(*job, [&](const runner::Progress& p) { send(out, progressMessage(id, p)); });
+        send(out, reportMessage(id, report));
+        if (runner.mustExit()) {
+            return kStickyExit;
+        }
+    }
+    return 0;
+}
+
+} // namespace tkm::worker

@@ -1,0 +1,26 @@
+#pragma once
+// Shared set-up of the GUI tests: test-mode paths, fresh settings, where the content and fixtures are.
+
+#include <QString>
+#include <QStringList>
+
+namespace tkm::course {
+struct Course;
+}
+
+namespace tkm::apptest {
+
+/// Puts QStandardPaths in test mode, names the app, and wipes the settings and app-data of earlier runs.
+void initTestEnvironment();
+/// The built-in content root (env TKM_CONTENT_DIR, else the compiled-in one).
+QString realContentDir();
+/// The fixture course of the course helper (tests/data/content-good), or empty when absent.
+QString fixtureContentDir();
+/// Test data folder (env TKM_TEST_DATA, else <source>/tests/data).
+QString testDataDir();
+/// Every content root that loads (real content first); prints why a root is skipped.
+QStringList loadableContentRoots();
+/// Folder for screenshots: <build>/screenshots (created).
+QString screenshotDir();
+
+} // namespace tkm::apptest

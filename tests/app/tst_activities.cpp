@@ -1,0 +1,403 @@
+// Every activity kind by mouse and keyboard: quiz right and wrong, spot-the-bug buggy and correct lines,
+// drag-match by drop and by keys, step-through of every diagram kind (tile-grid: 90 vs 54 tile loads),
+// walkthrough notes, lesson rendering.
+#include "apptest.h"
+
+#include "app/activities/diagrams/diagrams.h"
+#include "app/activities/dragmatchview.h"
+#include "app/activities/lessonview.h"
+#include "app/activities/markdownview.h"
+#include "app/activities/quizview.h"
+#include "app/activities/spotthebugview.h"
+#include "app/activities/stepthroughview.h"
+#include "app/activities/walkthroughview.h"
+#include "app/course/coursenavigator.h"
+#include "app/editor/codeview.h"
+#include "app/shell/mainwindow.h"
+
+#include <QComboBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTextDocument>
+#include <QTextFrame>
+#include <QtTest>
+
+#include "modules/course/model.h"
+
+using namespace tkm;
+using app::ActivityState;
+using app::MainWindow;
+
+namespace {
+
+/// Opens the first activity of `kind` (optionally with a given diagram) in `window`; returns its view or nullptr.
+template <class View>
+View *openFirst(MainWindow &window, course::ActivityKind kind, std::optional<course::Diagram> diagram = {})
+{
+  const course::Course *c = window.course();
+  for (int m = 0; m < static_cast<int>(c->modules.size()); ++m)
+    for (int a = 0; a < static_cast<int>(c->modules[m].activities.size()); ++a) {
+      const course::Activity &act = c->modules[m].activities[a];
+      if (act.kind != kind)
+        continue;
+      if (diagram && act.as<course::StepThrough>()->diagram != *diagram)
+        continue;
+      window.openActivity(m, a);
+      return qobject_cast<View *>(window.currentView());
+    }
+  return nullptr;
+}
+
+} // namespace
+
+class TestActivities : public QObject {
+  Q_OBJECT
+private:
+  std::unique_ptr<MainWindow> m_window;
+
+private slots:
+  void initTestCase() { tkm::apptest::initTestEnvironment(); }
+
+  void init()
+  {
+    const QString root = tkm::apptest::fixtureContentDir();
+    if (root.isEmpty())
+      QSKIP("tests/data/content-good is missing");
+    m_window = std::make_unique<MainWindow>(QStringLiteral("/nonexistent/tkm-run"));
+    m_window->setConfirmHandler([](const QString &) { return true; });
+    m_window->resize(1300, 850);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    QVERIFY(m_window->loadCourse(root));
+  }
+
+  void cleanup() { m_window.reset(); }
+
+  void lessonRendersCalloutsAndCode()
+  {
+    auto *view = openFirst<app::LessonView>(*m_window, course::ActivityKind::Lesson);
+    QVERIFY(view);
+    const QString text = view->page()->document()->toPlainText();
+    QVERIFY(!text.trimmed().isEmpty());
+    // Callouts and fenced code become frames inside the root frame.
+    const QString md = view->page()->markdownText();
+    const int frames = static_cast<int>(view->page()->document()->rootFrame()->childFrames().size());
+    const int fences = static_cast<int>(md.count(QStringLiteral("```")) / 2);
+    const int callouts = static_cast<int>(md.count(QStringLiteral("> [!")));
+    QCOMPARE(frames, fences + callouts);
+    QVERIFY(!text.contains(QStringLiteral("[!")));
+  }
+
+  void quizRightAndWrong()
+  {
+    auto *quiz = openFirst<app::QuizView>(*m_window, course::ActivityKind::Quiz);
+    QVERIFY(quiz);
+    const auto &q = quiz->activity().as<course::Quiz>()->questions.front();
+    QList<int> right, wrong;
+    for (int i = 0; i < static_cast<int>(q.choices.size()); ++i)
+      (q.choices[i].correct ? right : wrong) << i;
+    QVERIFY(!wrong.isEmpty());
+    // Wrong first: by clicking the radio button / check box.
+    auto buttons = quiz->findChildren<QAbstractButton *>();
+    quiz->select(0, {wrong.first()});
+    QVERIFY(!quiz->check(0));
+    QVERIFY(quiz->feedbackText(0).contains(QStringLiteral("Not quite")));
+    QVERIFY(quiz->feedbackText(0).contains(QString::fromStdString(q.choices[wrong.first()].explanation).left(20)));
+    QVERIFY(quiz->scoreText().contains(QStringLiteral("right on the first try: 0")));
+    quiz->retry(0);
+    QVERIFY(quiz->feedbackText(0).isEmpty());
+    quiz->select(0, right);
+    QVERIFY(quiz->check(0));
+    QVERIFY(quiz->feedbackText(0).contains(QStringLiteral("Right")));
+    QVERIFY(quiz->isRight(0));
+    if (!q.followup.empty())
+      QVERIFY(quiz->followupVisible(0));
+    QVERIFY(quiz->scoreText().contains(QStringLiteral("Answered right: 1")));
+    // Every question right → done.
+    const auto &questions = quiz->activity().as<course::Quiz>()->questions;
+    for (int qi = 1; qi < static_cast<int>(questions.size()); ++qi) {
+      QList<int> ok;
+      for (int i = 0; i < static_cast<int>(questions[qi].choices.size()); ++i)
+        if (questions[qi].choices[i].correct)
+          ok << i;
+      // Keyboard: focus a choice, Space toggles it, Ctrl+Return checks.
+      quiz->select(qi, ok);
+      QVERIFY(quiz->check(qi));
+    }
+    QCOMPARE(m_window->states()->state(quiz->moduleId(), quiz->activityId()), ActivityState::Done);
+  }
+
+  void quizByMouseAndKeyboard()
+  {
+    auto *quiz = openFirst<app::QuizView>(*m_window, course::ActivityKind::Quiz);
+    QVERIFY(quiz);
+    const auto &q = quiz->activity().as<course::Quiz>()->questions.front();
+    int correct = 0;
+    while (!q.choices[correct].correct)
+      ++correct;
+    QAbstractButton *choice = nullptr;
+    QPushButton *check = nullptr;
+    for (QAbstractButton *b : quiz->findChildren<QAbstractButton *>()) {
+      QString plain = QString::fromStdString(q.choices[correct].text);
+      plain.remove(QLatin1Char('`'));
+      if (!choice && b->text() == plain.replace(QStringLiteral("**"), QString()))
+        choice = b;
+      if (!check && b->text() == QStringLiteral("&Check answer"))
+        check = qobject_cast<QPushButton *>(b);
+    }
+    QVERIFY(choice && check);
+    QTest::mouseClick(choice, Qt::LeftButton);
+    QVERIFY(choice->isChecked());
+    check->setFocus();
+    QTest::keyClick(check, Qt::Key_Space);
+    QVERIFY(quiz->isRight(0) || !q.multiple);
+  }
+
+  void spotTheBugBuggyAndCorrectLines()
+  {
+    auto *view = openFirst<app::SpotTheBugView>(*m_window, course::ActivityKind::SpotTheBug);
+    QVERIFY(view);
+    const auto *item = view->activity().as<course::SpotTheBug>();
+    const int bug = item->bugLines.front();
+    const int fine = bug == 1 ? 2 : 1;
+    app::ListingView *listing = view->listing();
+    // Mouse: click a correct line, then the buggy one.
+    QTest::mouseClick(listing->viewport(), Qt::LeftButton, {}, listing->pointOfLine(fine));
+    QCOMPARE(view->wrongPicks(), 1);
+    QVERIFY(view->feedbackText().contains(QStringLiteral("Not")));
+    QVERIFY(listing->markersAtLine(fine - 1) & (1 << app::kMarkerWrong));
+    QTest::mouseClick(listing->viewport(), Qt::LeftButton, {}, listing->pointOfLine(bug));
+    QVERIFY(view->feedbackText().contains(QString::fromStdString(item->why).left(20)));
+    QVERIFY(view->feedbackText().contains(QString::fromStdString(item->fix).left(20)));
+    QVERIFY(listing->markersAtLine(bug - 1) & (1 << app::kMarkerRight));
+    QCOMPARE(m_window->states()->state(view->moduleId(), view->activityId()), ActivityState::Done);
+    // Keyboard: arrows to the line, Enter picks it.
+    view->reset();
+    listing->setFocus();
+    listing->setCurrentLineNumber(1);
+    for (int i = 1; i < bug; ++i)
+      QTest::keyClick(listing, Qt::Key_Down);
+    QCOMPARE(listing->currentLineNumber(), bug);
+    QTest::keyClick(listing, Qt::Key_Return);
+    QVERIFY(listing->markersAtLine(bug - 1) & (1 << app::kMarkerRight));
+    // Without a worker, "Run it on my GPU" reports that the engine could not start, in the view.
+    if (view->hasRunnableKernel()) {
+      QVERIFY(view->runKernel() > 0);
+      QTRY_VERIFY(view->runDiagnosis().contains(QStringLiteral("Could not run")));
+    }
+  }
+
+  void dragMatchWithTheMouse()
+  {
+    auto *view = openFirst<app::DragMatchView>(*m_window, course::ActivityKind::DragMatch);
+    QVERIFY(view);
+    const auto *match = view->activity().as<course::DragMatch>();
+    // Each item is dropped on its target's list (the drop half of a mouse drag: enter, move, drop).
+    for (const course::DragItem &item : match->items) {
+      app::DropList *target = view->targetList(QString::fromStdString(item.target));
+      QVERIFY(target);
+      std::unique_ptr<QMimeData> mime(app::DropList::mimeFor(QString::fromStdString(item.id)));
+      const QPoint pos = target->viewport()->rect().center();
+      QDragEnterEvent enter(pos, Qt::MoveAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+      QCoreApplication::sendEvent(target->viewport(), &enter);
+      QVERIFY(enter.isAccepted());
+      QDragMoveEvent move(pos, Qt::MoveAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+      QCoreApplication::sendEvent(target->viewport(), &move);
+      QDropEvent drop(QPointF(pos), Qt::MoveAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+      QCoreApplication::sendEvent(target->viewport(), &drop);
+    }
+    QCOMPARE(view->pool()->count(), 0);
+    QVERIFY(view->check());
+    QVERIFY(view->feedbackText().contains(QString::fromStdString(match->items.front().explanation).left(20)));
+    QCOMPARE(m_window->states()->state(view->moduleId(), view->activityId()), ActivityState::Done);
+  }
+
+  void dragMatchWithTheKeyboard()
+  {
+    auto *view = openFirst<app::DragMatchView>(*m_window, course::ActivityKind::DragMatch);
+    QVERIFY(view);
+    const auto *match = view->activity().as<course::DragMatch>();
+    auto targetNumber = [&](const std::string &id) {
+      for (int t = 0; t < static_cast<int>(match->targets.size()); ++t)
+        if (match->targets[t].id == id)
+          return t + 1;
+      return 0;
+    };
+    // A wrong placement first, to see the ✗.
+    const course::DragItem &first = match->items.front();
+    if (match->targets.size() > 1) {
+      view->pool()->setFocus();
+      view->pool()->setCurrentRow(0);
+      const int wrong = targetNumber(first.target) == 1 ? 2 : 1;
+      QTest::keyClick(view->pool(), static_cast<Qt::Key>(Qt::Key_0 + wrong));
+      QVERIFY(!view->check());
+      QVERIFY(view->feedbackText().contains(QStringLiteral("✗")));
+      view->reset();
+    }
+    // Number keys on the selected item of the pool.
+    while (view->pool()->count() > 1) {
+      view->pool()->setFocus();
+      view->pool()->setCurrentRow(0);
+      const QString id = view->pool()->item(0)->text();
+      int number = 0;
+      for (const course::DragItem &i : match->items)
+        if (QString::fromStdString(i.text) == id)
+          number = targetNumber(i.target);
+      QVERIFY(number > 0 && number <= 9);
+      QTest::keyClick(view->pool(), static_cast<Qt::Key>(Qt::Key_0 + number));
+    }
+    // The last one through the "Move to" combo and Place.
+    view->pool()->setFocus();
+    view->pool()->setCurrentRow(0);
+    const QString last = view->pool()->item(0)->text();
+    for (const course::DragItem &i : match->items)
+      if (QString::fromStdString(i.text) == last)
+        view->moveToCombo()->setCurrentIndex(targetNumber(i.target));
+    QPushButton *place = nullptr;
+    for (QPushButton *b : view->findChildren<QPushButton *>())
+      if (b->text() == QStringLiteral("&Place"))
+        place = b;
+    QVERIFY(place);
+    QTest::mouseClick(place, Qt::LeftButton);
+    QCOMPARE(view->pool()->count(), 0);
+    QTest::keyClick(m_window.get(), Qt::Key_Return, Qt::ControlModifier); // Run = Check
+    QVERIFY(view->feedbackText().contains(QStringLiteral("All")));
+  }
+
+  void stepThroughEveryDiagram_data()
+  {
+    QTest::addColumn<int>("diagram");
+    QTest::newRow("traffic") << static_cast<int>(course::Diagram::Traffic);
+    QTest::newRow("online-softmax") << static_cast<int>(course::Diagram::OnlineSoftmax);
+    QTest::newRow("tile-grid") << static_cast<int>(course::Diagram::TileGrid);
+    QTest::newRow("pipeline") << static_cast<int>(course::Diagram::Pipeline);
+    QTest::newRow("table") << static_cast<int>(course::Diagram::Table);
+  }
+
+  void stepThroughEveryDiagram()
+  {
+    QFETCH(int, diagram);
+    auto *view = openFirst<app::StepThroughView>(*m_window, course::ActivityKind::StepThrough,
+                                                 static_cast<course::Diagram>(diagram));
+    QVERIFY2(view, "the fixture course has no step-through of this diagram");
+    QCOMPARE(view->currentStep(), 0);
+    QStringList seen{view->diagram()->describe()};
+    // Next by the button and by the Right arrow on the diagram; Back by Left.
+    view->diagram()->setFocus();
+    for (int i = 1; i < view->stepCount(); ++i) {
+      if (i % 2)
+        QTest::keyClick(view->diagram(), Qt::Key_Right);
+      else
+        QVERIFY(view->next());
+      QCOMPARE(view->currentStep(), i);
+      view->finishAnimation();
+      seen << view->diagram()->describe();
+    }
+    QVERIFY(!view->next());
+    QCOMPARE(m_window->states()->state(view->moduleId(), view->activityId()), ActivityState::Done);
+    for (const QString &s : seen)
+      QVERIFY(!s.isEmpty());
+    if (view->stepCount() > 1) {
+      QTest::keyClick(view->diagram(), Qt::Key_Left);
+      QCOMPARE(view->currentStep(), view->stepCount() - 2);
+    }
+    // Play runs to the end by itself.
+    view->reset();
+    view->setPlaying(true);
+    QTRY_VERIFY_WITH_TIMEOUT(!view->isPlaying(), 2400 * view->stepCount() + 2000);
+    QCOMPARE(view->currentStep(), view->stepCount() - 1);
+
+    if (diagram == static_cast<int>(course::Diagram::OnlineSoftmax)) {
+      auto *softmax = static_cast<app::OnlineSoftmaxDiagram *>(view->diagram());
+      QVERIFY2(softmax->matchesFull(), qPrintable(softmax->describe()));
+    }
+  }
+
+  void tileGridGroupSizeRecomputes()
+  {
+    // The figures of Triton's matmul tutorial: 9 programs on a 9×9 grid with 9 tiles along K.
+    const auto rowMajor = app::groupedLoads(9, 9, 9, 1, 9);
+    const auto grouped = app::groupedLoads(9, 9, 9, 3, 9);
+    QCOMPARE(rowMajor.first + rowMajor.second, 90);
+    QCOMPARE(grouped.first + grouped.second, 54);
+    QCOMPARE(app::groupedTile(3, 9, 9, 3), QPoint(1, 0)); // pid 3 → row 0, column 1
+    QCOMPARE(app::groupedTile(1, 9, 9, 3), QPoint(0, 1)); // pid 1 → row 1, column 0
+
+    auto *view = openFirst<app::StepThroughView>(*m_window, course::ActivityKind::StepThrough, course::Diagram::TileGrid);
+    QVERIFY(view);
+    QVERIFY(view->groupSizeControl());
+    auto *grid = static_cast<app::TileGridDiagram *>(view->diagram());
+    // Find a step with 9 computed tiles (or use the last) and flip GROUP_SIZE_M between 1 and 3.
+    int step = view->stepCount() - 1;
+    for (int i = 0; i < view->stepCount(); ++i) {
+      view->goTo(i);
+      if (grid->computedTiles().size() == 9)
+        step = i;
+    }
+    view->goTo(step);
+    const int n = static_cast<int>(grid->computedTiles().size());
+    view->groupSizeControl()->setValue(1);
+    const auto one = grid->loads();
+    view->groupSizeControl()->setValue(3);
+    const auto three = grid->loads();
+    const auto [gm, gn] = grid->gridSize();
+    QCOMPARE(one.first + one.second, app::groupedLoads(n, gm, gn, 1, grid->kTiles()).first +
+                                         app::groupedLoads(n, gm, gn, 1, grid->kTiles()).second);
+    QCOMPARE(three.first + three.second, app::groupedLoads(n, gm, gn, 3, grid->kTiles()).first +
+                                             app::groupedLoads(n, gm, gn, 3, grid->kTiles()).second);
+    if (n == 9 && gm == 9 && gn == 9 && grid->kTiles() == 9) {
+      QCOMPARE(one.first + one.second, 90);
+      QCOMPARE(three.first + three.second, 54);
+    }
+    QVERIFY(grid->describe().contains(QStringLiteral("GROUP_SIZE_M = 3")));
+  }
+
+  void walkthroughNotes()
+  {
+    auto *view = openFirst<app::WalkthroughView>(*m_window, course::ActivityKind::Walkthrough);
+    QVERIFY(view);
+    const auto *w = view->activity().as<course::Walkthrough>();
+    const auto &[line, note] = *w->panes.front().notes.begin();
+    // Clicking the line shows its note.
+    app::ListingView *listing = view->listing(0);
+    QTest::mouseClick(listing->viewport(), Qt::LeftButton, {}, listing->pointOfLine(line));
+    QCOMPARE(view->noteText(), QString::fromStdString(note));
+    // Ctrl+Return walks every note → done.
+    int guard = 0;
+    while (view->notesSeen() < [&] {
+      int total = 0;
+      for (const auto &p : w->panes)
+        total += static_cast<int>(p.notes.size());
+      return total;
+    }() && guard++ < 100)
+      QTest::keyClick(m_window.get(), Qt::Key_Return, Qt::ControlModifier);
+    QCOMPARE(m_window->states()->state(view->moduleId(), view->activityId()), ActivityState::Done);
+  }
+
+  void realContentStepThroughs()
+  {
+    // Every step-through of the built-in course steps to its end without error (when the content loads).
+    MainWindow window(QStringLiteral("/nonexistent/tkm-run"));
+    window.show();
+    if (!window.loadCourse(tkm::apptest::realContentDir()))
+      QSKIP("the built-in content does not load yet");
+    int count = 0;
+    const course::Course *c = window.course();
+    for (int m = 0; m < static_cast<int>(c->modules.size()); ++m)
+      for (int a = 0; a < static_cast<int>(c->modules[m].activities.size()); ++a) {
+        if (c->modules[m].activities[a].kind != course::ActivityKind::StepThrough)
+          continue;
+        window.openActivity(m, a);
+        auto *view = qobject_cast<app::StepThroughView *>(window.currentView());
+        QVERIFY(view);
+        while (view->next())
+          QVERIFY(!view->diagram()->describe().isEmpty());
+        ++count;
+      }
+    qInfo() << "stepped through" << count << "built-in step-throughs";
+  }
+};
+
+QTEST_MAIN(TestActivities)
+#include "tst_activities.moc"
