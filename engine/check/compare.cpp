@@ -267,7 +267,9 @@ std::string caseMessage(const problem::ProblemInstance& inst, const std::vector<
     }
     if (!message.empty()) {
         message[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(message[0])));
-        message += ".";
+        if (message.back() != '?') {
+            message += ".";
+        }
     }
     return message;
 }

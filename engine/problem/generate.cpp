@@ -127,13 +127,15 @@ void generateInto(const ArgInstance& arg, std::byte* dst, std::byte* ref)
     if (ref) {
         engine::fillPoison(rt, ref, arg.storageElements);
     }
-    if (arg.role == Role::Out || !arg.init) {
-        if (arg.resetToZero) {
-            std::memset(dst, 0, static_cast<std::size_t>(arg.bytes));
-            if (ref) {
-                std::memset(ref, 0, static_cast<std::size_t>(arg.storageElements) * rsize);
-            }
+    if (arg.resetToZero) {
+        // reset_to_zero: the kernel accumulates into this buffer, which starts at zero before every launch.
+        std::memset(dst, 0, static_cast<std::size_t>(arg.bytes));
+        if (ref) {
+            std::memset(ref, 0, static_cast<std::size_t>(arg.storageElements) * rsize);
         }
+        return;
+    }
+    if (arg.role == Role::Out || !arg.init) {
         return;
     }
     const Generator& g = *arg.init;
@@ -172,7 +174,7 @@ engine::Expected<GeneratedInputs> generateInputs(const ProblemInstance& inst, bo
             // next seeds (deterministic), and give up with a clear sentence if the generator cannot do better.
             for (int attempt = 0;; ++attempt) {
                 generateInto(arg, img.learner.data(), withReference ? img.reference.data() : nullptr);
-                if (a.role == Role::Out) {
+                if (a.role == Role::Out || a.resetToZero) {
                     break;
                 }
                 bool allZero = true;

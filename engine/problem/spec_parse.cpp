@@ -747,7 +747,8 @@ void SpecParser::validateExpressions(const ExerciseSpec& spec) const
     auto check = [&](const Case& c, int index) -> ProblemInstance {
         auto inst = instantiate(spec, c, *metaValues, index);
         if (!inst) {
-            throw SpecFailure{m_opt.fileLabel + ": " + inst.error().message};
+            throw SpecFailure{m_opt.fileLabel + ": " + inst.error().message + " (in case \"" + c.name +
+                              "\" with the default meta-parameters)"};
         }
         return std::move(inst).value();
     };

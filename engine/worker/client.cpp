@@ -301,7 +301,7 @@ engine::Expected<json> simpleRequest(std::optional<runner::Subprocess>& proc, co
             continue;
         }
         if (msg.value("type", std::string()) == expectType) {
-            return msg;
+            return expectType == "report" ? msg["report"] : msg;
         }
         return engine::makeError(engine::ErrorKind::Internal,
                                  "the engine worker answered: " + msg.value("message", msg.dump()));
@@ -316,7 +316,7 @@ engine::Expected<json> Client::devices()
     if (auto s = m->ensureWorker(); !s) {
         return s.error();
     }
-    auto r = simpleRequest(m->proc, {{"id", m->nextId++}, {"op", "devices"}}, m->options.requestDeadline, "devices");
+    auto r = simpleRequest(m->proc, {{"id", m->nextId++}, {"op", "devices"}}, m->options.requestDeadline, "report");
     if (!r) {
         m->dropWorker(true);
     }

@@ -60,7 +60,8 @@ public:
 
     /// Runs a job (run or compile, after job.mode) and returns its report; never throws.
     JobResult run(const runner::Job& job, const runner::ProgressFn& progress = {});
-    /// The worker's "devices" answer ({"devices": [...], "error"?: {...}}), or an Error when it did not answer.
+    /// The worker's devices report ({"verdict", "device", "devices": [...], "error"?: {...}}), or an Error when it
+    /// did not answer.
     engine::Expected<nlohmann::json> devices();
     /// Sends a ping; Error when the worker does not answer within requestDeadline.
     engine::Status ping();

@@ -1,7 +1,9 @@
 #pragma once
 // The worker protocol of docs/run-report.md ("Worker protocol"): JSON lines on stdin/stdout of
 // `tkm-run --serve`. Requests: run, compile, devices, ping. Responses: progress lines, then exactly one
-// report (run, compile), devices (devices) or pong (ping) line — or one error line for a malformed request.
+// report line (run, compile, devices) or a pong line (ping) — or one error line for a malformed request.
+// The devices report: {"verdict": "pass", "device": {first GPU}, "devices": [{…, "ordinal", "arch",
+// "memory_clock_khz", "bus_width_bits"}]}, or verdict "error" with error.kind "no-gpu"/"no-driver".
 // This header holds the conversions both sides share.
 
 #include "engine/common/error.h"

@@ -21,14 +21,20 @@ void send(std::ostream& out, const json& message)
     out.flush();
 }
 
+// The devices answer is a report-shaped object (schema, device = the first GPU, verdict "pass") plus the list
+// "devices"; without a GPU verdict "error" with error.kind "no-gpu" or "no-driver" and the sentence.
 json devicesMessage(const json& id)
 {
-    json j = {{"id", id}, {"type", "devices"}, {"devices", json::array()}};
+    json rep = {{"schema", report::kSchema}, {"engine_version", TKM_ENGINE_VERSION}, {"created", report::utcNow()},
+                {"devices", json::array()}};
     auto list = cuda::listDevices();
-    if (!list) {
-        j["error"] = {{"kind", std::string(engine::errorKindName(list.error().kind))},
-                      {"message", list.error().message}};
-        return j;
+    if (!list || list->empty()) {
+        const std::string kind = list ? "no-gpu" : std::string(engine::errorKindName(list.error().kind));
+        const std::string message = list ? "No NVIDIA GPU was found." : list.error().message;
+        rep["verdict"] = "error";
+        rep["summary"] = message;
+        rep["error"] = {{"kind", kind}, {"message", message}};
+        return {{"id", id}, {"type", "report"}, {"report", rep}};
     }
     for (const auto& d : *list) {
         json dj = runner::toReportDevice(d);
@@ -36,12 +42,12 @@ json devicesMessage(const json& id)
         dj["arch"] = d.arch();
         dj["memory_clock_khz"] = d.memoryClockKhz;
         dj["bus_width_bits"] = d.busWidthBits;
-        j["devices"].push_back(std::move(dj));
+        rep["devices"].push_back(std::move(dj));
     }
-    if (list->empty()) {
-        j["error"] = {{"kind", "no-gpu"}, {"message", "No NVIDIA GPU was found."}};
-    }
-    return j;
+    rep["device"] = rep["devices"][0];
+    rep["verdict"] = "pass";
+    rep["summary"] = fmt::format("{} GPU(s) found.", list->size());
+    return {{"id", id}, {"type", "report"}, {"report", rep}};
 }
 
 } // namespace

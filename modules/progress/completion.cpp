@@ -22,8 +22,7 @@ struct ModuleRecords
     std::map<std::string, double> seconds;              // [s]
 };
 
-template <class T>
-std::map<std::string, std::vector<T>> byActivity(std::vector<T> rows)
+template <class T> std::map<std::string, std::vector<T>> byActivity(std::vector<T> rows)
 {
     std::map<std::string, std::vector<T>> out;
     for (auto& row : rows) {
@@ -49,9 +48,9 @@ Expected<ModuleRecords> fetch(const Store& store, const std::string& moduleId)
     auto steps = store.stepCompletions(scope);
     auto runs = store.runHistory(scope);
     auto spans = store.timeSpans(scope);
-    for (const Error* e : {quiz ? nullptr : &quiz.error(), picks ? nullptr : &picks.error(),
-                           drags ? nullptr : &drags.error(), steps ? nullptr : &steps.error(),
-                           runs ? nullptr : &runs.error(), spans ? nullptr : &spans.error()}) {
+    for (const Error* e :
+         {quiz ? nullptr : &quiz.error(), picks ? nullptr : &picks.error(), drags ? nullptr : &drags.error(),
+          steps ? nullptr : &steps.error(), runs ? nullptr : &runs.error(), spans ? nullptr : &spans.error()}) {
         if (e) {
             return *e;
         }

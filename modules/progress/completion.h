@@ -26,33 +26,33 @@ class Store;
 /// What the completion rules need to know of one activity.
 struct ActivityOutline
 {
-    std::string id;                                ///< activity id
+    std::string id;                                           ///< activity id
     course::ActivityKind kind = course::ActivityKind::Lesson; ///< its kind
-    std::string title;                             ///< shown in the review list
-    std::vector<std::string> questionIds;          ///< quiz only: its question ids, in order
+    std::string title;                                        ///< shown in the review list
+    std::vector<std::string> questionIds;                     ///< quiz only: its question ids, in order
 };
 
 /// What the completion rules need to know of one module (build it with outlineOf() in course_outline.h).
 struct ModuleOutline
 {
-    std::string id;                           ///< module id
-    std::string title;                        ///< module title
-    std::vector<ActivityOutline> activities;  ///< in course order
+    std::string id;                          ///< module id
+    std::string title;                       ///< module title
+    std::vector<ActivityOutline> activities; ///< in course order
 };
 
 /// Progress in one activity.
 struct ActivityProgress
 {
-    std::string activityId;                        ///< activity id
+    std::string activityId;                                   ///< activity id
     course::ActivityKind kind = course::ActivityKind::Lesson; ///< its kind
-    std::string title;                             ///< its title
-    int itemsDone = 0;                             ///< items done (quiz: questions right at least once; else 0 or 1)
-    int itemsTotal = 0;                            ///< items (quiz: questions; else 1)
-    bool started = false;                          ///< any record exists for it
-    bool complete = false;                         ///< itemsDone == itemsTotal
-    int attempts = 0;                              ///< answers, picks, attempts, completions or runs recorded
-    std::optional<KernelRun> bestRun;              ///< exercise only: the fastest passing run (no source/report)
-    double secondsSpent = 0.0;                     ///< [s] time recorded in it
+    std::string title;                                        ///< its title
+    int itemsDone = 0;                ///< items done (quiz: questions right at least once; else 0 or 1)
+    int itemsTotal = 0;               ///< items (quiz: questions; else 1)
+    bool started = false;             ///< any record exists for it
+    bool complete = false;            ///< itemsDone == itemsTotal
+    int attempts = 0;                 ///< answers, picks, attempts, completions or runs recorded
+    std::optional<KernelRun> bestRun; ///< exercise only: the fastest passing run (no source/report)
+    double secondsSpent = 0.0;        ///< [s] time recorded in it
 };
 
 /// Progress and scores in one module, for the dashboard and the report.

@@ -27,8 +27,7 @@ struct Snapshot
     std::optional<Position> position;
 };
 
-template <class T>
-bool take(Expected<T>&& from, T& to, Error& error)
+template <class T> bool take(Expected<T>&& from, T& to, Error& error)
 {
     if (!from) {
         error = from.error();
@@ -63,8 +62,9 @@ Expected<Snapshot> snapshot(const Store& store, bool withBodies)
             }
             s.runs.push_back(std::move(*whole));
         }
-        std::stable_sort(s.runs.begin(), s.runs.end(),
-                         [](const KernelRun& a, const KernelRun& b) { return std::tie(a.atMs, a.id) < std::tie(b.atMs, b.id); });
+        std::stable_sort(s.runs.begin(), s.runs.end(), [](const KernelRun& a, const KernelRun& b) {
+            return std::tie(a.atMs, a.id) < std::tie(b.atMs, b.id);
+        });
         return s;
     } catch (const SQLite::Exception& e) {
         return detail::sqliteError("export the progress", e);
@@ -94,8 +94,7 @@ std::string number(double value)
     return os.str();
 }
 
-template <class T>
-std::string optText(const std::optional<T>& value)
+template <class T> std::string optText(const std::optional<T>& value)
 {
     if (!value) {
         return {};
@@ -117,9 +116,9 @@ struct CsvRow
 
     std::string line() const
     {
-        const std::string fields[] = {kind,    std::to_string(id), moduleId,  activityId, item,        formatUtc(atMs),
-                                      correct, score,              verdict,   medianMs,   gbps,        readBytes,
-                                      storedBytes, device,         seconds,   detail};
+        const std::string fields[] = {
+            kind,    std::to_string(id), moduleId, activityId, item,        formatUtc(atMs), correct, score,
+            verdict, medianMs,           gbps,     readBytes,  storedBytes, device,          seconds, detail};
         std::string out;
         for (size_t i = 0; i < std::size(fields); ++i) {
             out += i == 0 ? csvField(fields[i]) : "," + csvField(fields[i]);
@@ -141,12 +140,14 @@ CsvRow rowFor(std::string kind, int64_t id, const ActivityRef& where, int64_t at
 
 nlohmann::json refJson(const ActivityRef& where, int64_t id, int64_t atMs)
 {
-    return {{"id", id}, {"module_id", where.moduleId}, {"activity_id", where.activityId}, {"at_ms", atMs},
+    return {{"id", id},
+            {"module_id", where.moduleId},
+            {"activity_id", where.activityId},
+            {"at_ms", atMs},
             {"time_utc", formatUtc(atMs)}};
 }
 
-template <class T>
-nlohmann::json optJson(const std::optional<T>& value)
+template <class T> nlohmann::json optJson(const std::optional<T>& value)
 {
     return value ? nlohmann::json(*value) : nlohmann::json();
 }

@@ -83,21 +83,21 @@ struct HelpView
 /// One kernel run of an exercise with its figures (docs/run-report.md); kernelRunFromReport() fills one.
 struct KernelRun
 {
-    int64_t id = 0;                      ///< row id, set by the store
-    ActivityRef where;                   ///< the exercise activity
-    std::string exerciseId;              ///< exercise.json `id`
-    std::string source;                  ///< the kernel source as run (empty in history listings)
+    int64_t id = 0;                                 ///< row id, set by the store
+    ActivityRef where;                              ///< the exercise activity
+    std::string exerciseId;                         ///< exercise.json `id`
+    std::string source;                             ///< the kernel source as run (empty in history listings)
     nlohmann::json meta = nlohmann::json::object(); ///< meta-parameters, e.g. {"BLOCK_SIZE": 1024}
-    std::string verdict;                 ///< run report `verdict`: pass, fail, fault, timeout, compile_error, …
-    std::optional<double> medianMs;      ///< [ms] timing.median_ms
-    std::optional<double> achievedGbps;  ///< [10⁹ B/s] timing.achieved_gbps
+    std::string verdict;                  ///< run report `verdict`: pass, fail, fault, timeout, compile_error, …
+    std::optional<double> medianMs;       ///< [ms] timing.median_ms
+    std::optional<double> achievedGbps;   ///< [10⁹ B/s] timing.achieved_gbps
     std::optional<int64_t> dramReadBytes; ///< [bytes] traffic.dram_read_bytes
-    std::optional<int64_t> storedBytes;  ///< [bytes] traffic.stored_bytes
-    std::optional<int64_t> idealBytes;   ///< [bytes] traffic.ideal_bytes (schema v2)
-    std::optional<double> ceilingGbps;   ///< [10⁹ B/s] ceilings.measured_copy_gbps, else theoretical (schema v2)
-    std::string device;                  ///< device.name, e.g. "NVIDIA H200" (empty without a GPU)
-    nlohmann::json report;               ///< the full run report (null in history listings)
-    int64_t atMs = 0;                    ///< [ms since epoch, UTC] when the run finished
+    std::optional<int64_t> storedBytes;   ///< [bytes] traffic.stored_bytes
+    std::optional<int64_t> idealBytes;    ///< [bytes] traffic.ideal_bytes (schema v2)
+    std::optional<double> ceilingGbps;    ///< [10⁹ B/s] ceilings.measured_copy_gbps, else theoretical (schema v2)
+    std::string device;                   ///< device.name, e.g. "NVIDIA H200" (empty without a GPU)
+    nlohmann::json report;                ///< the full run report (null in history listings)
+    int64_t atMs = 0;                     ///< [ms since epoch, UTC] when the run finished
 
     /// achievedGbps / ceilingGbps [fraction of the bandwidth ceiling], when both are known.
     std::optional<double> ceilingFraction() const;

@@ -129,7 +129,8 @@ Expected<int> migrate(SQLite::Database& db, int target)
             if (version > kSchemaVersion) {
                 return Error{ErrorKind::TooNew,
                              "This progress database was written by a newer version of Triton Kernel Mastery "
-                             "(schema " + std::to_string(version) + "; this version reads up to " +
+                             "(schema " +
+                                 std::to_string(version) + "; this version reads up to " +
                                  std::to_string(kSchemaVersion) +
                                  "). Update the app, or use another database with --db PATH. The file was not "
                                  "changed.",

@@ -84,9 +84,8 @@ Expected<fs::path> moveAside(const fs::path& file)
     fs::rename(file, aside, ec);
     if (ec) {
         return Error{ErrorKind::Io,
-                     "The progress database " + file.string() +
-                         " is damaged and could not be moved aside (" + ec.message() +
-                         "). Move or delete it yourself, or start with another file using --db PATH.",
+                     "The progress database " + file.string() + " is damaged and could not be moved aside (" +
+                         ec.message() + "). Move or delete it yourself, or start with another file using --db PATH.",
                      {}};
     }
     for (const char* side : {"-wal", "-journal"}) {
@@ -117,9 +116,8 @@ Expected<Store> Store::open(const fs::path& file, const OpenOptions& options)
         fs::create_directories(file.parent_path(), ec);
         if (ec) {
             return Error{ErrorKind::Io,
-                         "Could not create the folder " + file.parent_path().string() +
-                             " for the progress database (" + ec.message() +
-                             "). Choose a writable place with --db PATH.",
+                         "Could not create the folder " + file.parent_path().string() + " for the progress database (" +
+                             ec.message() + "). Choose a writable place with --db PATH.",
                          {}};
         }
     }
@@ -279,8 +277,8 @@ Expected<void> Store::resetActivity(const ActivityRef& where)
     }
     return writeTransaction(*m_db, "reset the activity", [&] {
         for (std::string_view table : detail::kActivityTables) {
-            SQLite::Statement del(*m_db, "DELETE FROM " + std::string(table) +
-                                             " WHERE module_id = ? AND activity_id = ?");
+            SQLite::Statement del(*m_db,
+                                  "DELETE FROM " + std::string(table) + " WHERE module_id = ? AND activity_id = ?");
             del.bind(1, where.moduleId);
             del.bind(2, where.activityId);
             del.exec();

@@ -60,7 +60,7 @@ public:
     Store& operator=(const Store&) = delete;
     ~Store(); ///< closes the connection
 
-    const OpenReport& openReport() const { return m_report; } ///< what open() found and did
+    const OpenReport& openReport() const { return m_report; }           ///< what open() found and did
     const std::filesystem::path& path() const { return m_report.path; } ///< the database file
 
     // ---- writes: one transaction each; a returned id is the new row's id ----
@@ -88,7 +88,7 @@ public:
     Expected<std::vector<HelpView>> helpViews(const Scope& scope = {}) const;             ///< hints/solutions seen
     Expected<std::vector<TimeSpan>> timeSpans(const Scope& scope = {}) const;             ///< time stretches
     Expected<double> secondsSpent(const Scope& scope = {}) const; ///< [s] sum of the time stretches in scope
-    Expected<std::optional<Position>> position() const;          ///< resume point; nullopt when none
+    Expected<std::optional<Position>> position() const;           ///< resume point; nullopt when none
     /// Kernel runs in scope, newest first, without source and report (see run()).
     Expected<std::vector<KernelRun>> runHistory(const Scope& scope = {}) const;
     /// One run with its source and full report; NotFound for an unknown id.

@@ -15,8 +15,8 @@ namespace {
 Expected<void> checkRef(const ActivityRef& where, std::string_view what)
 {
     if (where.moduleId.empty() || where.activityId.empty()) {
-        return Error{ErrorKind::BadInput,
-                     "A " + std::string(what) + " needs the module id and activity id it belongs to.", {}};
+        return Error{
+            ErrorKind::BadInput, "A " + std::string(what) + " needs the module id and activity id it belongs to.", {}};
     }
     return {};
 }
@@ -138,7 +138,8 @@ Expected<std::vector<QuizAnswer>> Store::quizAnswers(const Scope& scope) const
 {
     return readQuery("read the quiz answers", [&] {
         SQLite::Statement query(*m_db, "SELECT id, module_id, activity_id, question_id, choices, correct, at_ms "
-                                       "FROM quiz_answers" + detail::scopeWhere(scope) + " ORDER BY at_ms, id");
+                                       "FROM quiz_answers" +
+                                           detail::scopeWhere(scope) + " ORDER BY at_ms, id");
         detail::bindScope(query, scope);
         std::vector<QuizAnswer> out;
         while (query.executeStep()) {
@@ -170,7 +171,8 @@ Expected<std::vector<DragAttempt>> Store::dragAttempts(const Scope& scope) const
 {
     return readQuery("read the drag-match attempts", [&] {
         SQLite::Statement query(*m_db, "SELECT id, module_id, activity_id, placement, correct_count, item_count, "
-                                       "at_ms FROM drag_attempts" + detail::scopeWhere(scope) + " ORDER BY at_ms, id");
+                                       "at_ms FROM drag_attempts" +
+                                           detail::scopeWhere(scope) + " ORDER BY at_ms, id");
         detail::bindScope(query, scope);
         std::vector<DragAttempt> out;
         while (query.executeStep()) {

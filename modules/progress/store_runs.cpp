@@ -50,8 +50,7 @@ KernelRun runFromRow(SQLite::Statement& q, bool withBody)
     return run;
 }
 
-template <class T>
-void bindOptional(SQLite::Statement& s, int index, const std::optional<T>& value)
+template <class T> void bindOptional(SQLite::Statement& s, int index, const std::optional<T>& value)
 {
     if (value) {
         s.bind(index, *value);
@@ -191,7 +190,8 @@ Expected<KernelRun> Store::run(int64_t runId) const
     }
     if (!*found) {
         return Error{ErrorKind::NotFound,
-                     "Kernel run " + std::to_string(runId) + " is not in the history (was the exercise reset?).", {}};
+                     "Kernel run " + std::to_string(runId) + " is not in the history (was the exercise reset?).",
+                     {}};
     }
     return std::move(**found);
 }

@@ -152,7 +152,7 @@ TEST(Check, UnwrittenTailMessage)
     inst.args = {a};
     EXPECT_EQ(check::caseMessage(inst, {c}),
               "1 of 1025 elements of `out` were never written (first at index 1024): does the last program cover the "
-              "tail?.");
+              "tail?");
 }
 
 TEST(Check, UnwrittenHolesAndNothingWritten)
@@ -174,7 +174,7 @@ TEST(Check, UnwrittenHolesAndNothingWritten)
     EXPECT_EQ(holes.firstUnwritten, 32);
     EXPECT_EQ(check::caseMessage(inst, {holes}),
               "768 of 1024 elements of `out` were never written (first at index [0, 32]): do the programs and their "
-              "threads cover every element?.");
+              "threads cover every element?");
 }
 
 TEST(Check, NaNNeverPasses)
@@ -284,7 +284,7 @@ TEST(Check, DeterminismCompare)
     problem::ProblemInstance inst;
     EXPECT_EQ(check::caseMessage(inst, {}, {d}),
               "A second launch on the same inputs changed 2 elements of `out` (first at index [1, 2]): does the "
-              "kernel accumulate into its output, or race?.");
+              "kernel accumulate into its output, or race?");
 }
 
 TEST(Check, GeneratedReferenceImagesFitTheCheck)

@@ -90,9 +90,9 @@ TEST(Report, NonFiniteValuesTravelAsStrings)
 
 TEST(Report, RejectsOtherDocuments)
 {
-    EXPECT_THROW(json::parse(R"({"schema": "something/1", "verdict": "pass"})").get<report::RunReport>(),
+    EXPECT_THROW(json::parse(R"json({"schema": "something/1", "verdict": "pass"})json").get<report::RunReport>(),
                  json::exception);
-    EXPECT_THROW(json::parse(R"({"schema": "tkm-run-report/1"})").get<report::RunReport>(), json::exception);
+    EXPECT_THROW(json::parse(R"json({"schema": "tkm-run-report/1"})json").get<report::RunReport>(), json::exception);
 }
 
 TEST(Report, BuiltFromEngineResults)

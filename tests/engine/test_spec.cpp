@@ -101,13 +101,13 @@ TEST(Spec, OptionalFieldsAndExtras)
 TEST(Spec, BaselinesParse)
 {
     json j = test::vectorAddJson();
-    j["baselines"] = json::parse(R"([
+    j["baselines"] = json::parse(R"json([
       {"name": "two kernels", "kind": "kernels", "file": "solution.cu",
        "temps": [{"name": "tmp", "dtype": "f32", "shape": ["n"]}],
        "launches": [{"kernel": "vector_add", "args": ["x", "y", "tmp", "n"], "grid": ["cdiv(n, 1024)"],
                      "block": ["128"]}]},
       {"name": "cuBLAS-ish", "kind": "cublas_gemm", "a": "x", "b": "y", "c": "out", "m": "1", "n": "n", "k": "1",
-       "dtype": "f32"}])");
+       "dtype": "f32"}])json");
     auto r = test::parseIn(j);
     ASSERT_TRUE(r.ok()) << r.error().message;
     ASSERT_EQ(r->baselines.size(), 2u);
@@ -223,8 +223,8 @@ TEST(Spec, EveryRejectionPath)
         {"autotune unknown field", [](json& j) { j["autotune"] = {{"key", {"n"}}, {"shapes", {{{"n", 4}}}}, {"top", 1}}; }, "/autotune/top: unknown field"},
         {"baseline kind", [](json& j) { j["baselines"] = {{{"name", "b"}, {"kind", "triton"}}}; }, "/baselines/0/kind: \"triton\" is not one of kernels, cublas_gemm"},
         {"baseline gemm operand", [](json& j) { j["baselines"] = {{{"name", "b"}, {"kind", "cublas_gemm"}, {"a", "n"}, {"b", "y"}, {"c", "out"}, {"m", "1"}, {"n", "n"}, {"k", "1"}, {"dtype", "f32"}}}; }, "/baselines/0/a: \"n\" is not a buffer parameter"},
-        {"baseline bad arg expression", [](json& j) { j["baselines"] = json::parse(R"([{"name": "b", "kind": "kernels", "file": "solution.cu", "launches": [{"kernel": "k", "args": ["x", "q + 1"], "grid": ["1"], "block": ["1"]}]}])"); }, "/baselines/0/launches/0/args/1: unknown name \"q\""},
-        {"baseline without launches", [](json& j) { j["baselines"] = json::parse(R"([{"name": "b", "kind": "kernels", "file": "solution.cu"}])"); }, "/baselines/0: missing required field \"launches\""},
+        {"baseline bad arg expression", [](json& j) { j["baselines"] = json::parse(R"json([{"name": "b", "kind": "kernels", "file": "solution.cu", "launches": [{"kernel": "k", "args": ["x", "q + 1"], "grid": ["1"], "block": ["1"]}]}])json"); }, "/baselines/0/launches/0/args/1: unknown name \"q\""},
+        {"baseline without launches", [](json& j) { j["baselines"] = json::parse(R"json([{"name": "b", "kind": "kernels", "file": "solution.cu"}])json"); }, "/baselines/0: missing required field \"launches\""},
         {"no outputs", [](json& j) { j["params"][2]["role"] = "in"; j["params"][2]["init"] = {{"dist", "normal"}}; j["bugs"] = json::array(); }, "/params: no buffer has role out or inout"},
         {"scalar not integral", [](json& j) { j["params"][3]["value"] = "n / 2"; }, "/params/3/value: \"n / 2\" = 0.5 is not a non-negative integer"},
         {"i32 scalar overflow", [](json& j) { j["cases"][6]["sizes"]["n"] = 3000000000LL; }, "/params/3/value: \"n\" = 3000000000 does not fit the i32 scalar `n`"},

@@ -40,7 +40,7 @@ engine::Expected<problem::ExerciseSpec> parseIn(const nlohmann::json& spec, cons
 
 nlohmann::json matrixJson()
 {
-    return nlohmann::json::parse(R"({
+    return nlohmann::json::parse(R"json({
       "format": 1, "id": "copy-matrix", "title": "Copy a matrix", "kernel": "copy",
       "prompt": "prompt.md", "starter": "starter.cu", "solution": "solution.cu",
       "reference": {"file": "reference.cu", "kernel": "copy_ref", "grid": ["M"], "block": ["min(N, 256)"]},
@@ -63,7 +63,7 @@ nlohmann::json matrixJson()
       "tolerance": {"f32": {"atol": 1e-6, "rtol": 1e-6}, "scale": "sqrt(N)"},
       "ideal_bytes": "2 * M * N * 4",
       "flops": "0"
-    })");
+    })json");
 }
 
 problem::ExerciseSpec matrixSpec(const nlohmann::json& j)

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 using namespace tkm;
@@ -76,12 +77,14 @@ std::unique_ptr<Prepared> prepare(const char* rel)
     p->spec = *spec;
     p->meta = *problem::resolveMeta(p->spec, {});
     p->solution = compileSource(p->spec, p->meta, *engine::readTextFile(p->spec.path(p->spec.solution)));
+    std::fprintf(stderr, "  [%s] solution compiled and loaded\n", rel);
     auto pc = PerfCase::create(*g->measurer, p->spec, p->meta, *p->spec.performance, -1);
     if (!pc.ok()) {
         ADD_FAILURE() << pc.error().message;
         return nullptr;
     }
     p->pc = std::move(*pc);
+    std::fprintf(stderr, "  [%s] performance case on the device\n", rel);
     auto w = p->pc->workload(p->solution.kernel, p->pc->instance().launch, p->spec.kernel);
     if (!w.ok()) {
         ADD_FAILURE() << w.error().message;
@@ -91,7 +94,15 @@ std::unique_ptr<Prepared> prepare(const char* rel)
     return p;
 }
 
+bool noTraffic()
+{
+    const char* v = std::getenv("TKM_TEST_NO_TRAFFIC");
+    return v && *v == '1';
+}
+
 #define REQUIRE_TRAFFIC(t)                                                                                             \
+    if (noTraffic())                                                                                                   \
+        GTEST_SKIP() << "TKM_TEST_NO_TRAFFIC=1";                                                                       \
     ASSERT_TRUE((t).available) << "counters unavailable: " << (t).unavailableReason
 
 } // namespace
@@ -287,7 +298,7 @@ int main(int argc, char** argv)
     }
     Gpu gpu{std::move(*ctx), {}, nullptr};
     auto stream = cuda::Stream::create();
-    auto m = Measurer::create(gpu.context);
+    auto m = Measurer::create(gpu.context, !noTraffic());
     if (!stream.ok() || !m.ok()) {
         std::printf("set-up failed: %s\n", (!stream.ok() ? stream.error() : m.error()).message.c_str());
         return 1;
@@ -295,9 +306,9 @@ int main(int argc, char** argv)
     gpu.stream = std::move(*stream);
     gpu.measurer = std::move(*m);
     g = &gpu;
+    const TrafficProfiler* prof = gpu.measurer->profiler();
     std::printf("device %s (cc %s), CUPTI: %s\n", gpu.context.info().name.c_str(), gpu.context.info().ccString().c_str(),
-                gpu.measurer->profiler()->available() ? ("chip " + gpu.measurer->profiler()->chipName()).c_str()
-                                                      : gpu.measurer->profiler()->unavailableReason().c_str());
+                !prof ? "off" : prof->available() ? ("chip " + prof->chipName()).c_str() : prof->unavailableReason().c_str());
     const int rc = RUN_ALL_TESTS();
     gpu.measurer.reset();
     g = nullptr;

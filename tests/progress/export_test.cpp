@@ -59,8 +59,7 @@ protected:
         ASSERT_TRUE(store().recordStepCompletion({0, {"02-vector-add", "steps"}, 6, 4'000}));
         ASSERT_TRUE(store().recordHelpView({0, {"02-vector-add", "vector-add"}, HelpKind::Hint, 1, 5'000}));
         ASSERT_TRUE(store().recordHelpView({0, {"02-vector-add", "vector-add"}, HelpKind::Solution, 0, 6'000}));
-        KernelRun run = kernelRunFromReport({"02-vector-add", "vector-add"},
-                                            "// a \"quoted\", multi-line\nsource\n",
+        KernelRun run = kernelRunFromReport({"02-vector-add", "vector-add"}, "// a \"quoted\", multi-line\nsource\n",
                                             test::sampleReport("pass", 0.243, 3300.0));
         run.atMs = 7'000;
         ASSERT_TRUE(store().recordKernelRun(run));

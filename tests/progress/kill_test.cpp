@@ -112,14 +112,30 @@ TEST(KillTest, SigkillDuringWritesLosesNoCommittedRow)
     std::mt19937 rng(20261130);
     const auto start = std::chrono::steady_clock::now();
     int rounds = 0;
-    while (rounds < 30 && std::chrono::steady_clock::now() - start < 15s) {
+    int streamingKills = 0;
+    // Stop starting rounds after 12 s so the test ends well inside 30 s even on two busy cores.
+    while (rounds < 30 && std::chrono::steady_clock::now() - start < 12s) {
+        std::error_code ec;
+        const auto logSize = [&] { return fs::exists(log) ? fs::file_size(log, ec) : 0; };
+        const auto sizeBefore = logSize();
         std::fflush(nullptr);
         const pid_t pid = fork();
         ASSERT_GE(pid, 0) << "fork failed";
         if (pid == 0) {
             writer(db, log, "r" + std::to_string(rounds), -1);
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10 + rng() % 140));
+        // Most rounds wait until the writer is streaming, then kill at a random moment of the stream; every fifth
+        // kills at a random moment from the start (open, WAL recovery, the first write).
+        if (rounds % 5 != 4) {
+            const auto waitStart = std::chrono::steady_clock::now();
+            while (logSize() == sizeBefore && std::chrono::steady_clock::now() - waitStart < 5s) {
+                std::this_thread::sleep_for(1ms);
+            }
+            streamingKills += logSize() > sizeBefore ? 1 : 0;
+            std::this_thread::sleep_for(std::chrono::microseconds(rng() % 40'000));
+        } else {
+            std::this_thread::sleep_for(std::chrono::milliseconds(rng() % 60));
+        }
         ASSERT_EQ(kill(pid, SIGKILL), 0);
         int status = 0;
         ASSERT_EQ(waitpid(pid, &status, 0), pid);
@@ -127,6 +143,7 @@ TEST(KillTest, SigkillDuringWritesLosesNoCommittedRow)
             << "the writer stopped by itself (exit status " << WEXITSTATUS(status) << ") in round " << rounds;
         ++rounds;
     }
+    ASSERT_GE(streamingKills, 5) << "too few kills during a stream of writes to mean anything";
 
     auto store = Store::open(db);
     ASSERT_TRUE(store) << store.error().message;
@@ -144,14 +161,14 @@ TEST(KillTest, SigkillDuringWritesLosesNoCommittedRow)
         }
     }
     EXPECT_EQ(missing, 0);
-    EXPECT_GE(logged.size(), 20u) << "too few writes to mean anything (" << rounds << " rounds)";
+    EXPECT_GE(logged.size(), static_cast<size_t>(streamingKills));
     // A kill between commit and log line leaves at most one unlogged row per round.
     EXPECT_LE(stored.size(), logged.size() + static_cast<size_t>(rounds));
     for (const auto& entry : fs::directory_iterator(dir.path())) {
         EXPECT_EQ(entry.path().filename().string().find("corrupt"), std::string::npos);
     }
-    std::printf("kill test: %d rounds, %zu committed writes logged, %zu rows stored\n", rounds, logged.size(),
-                stored.size());
+    std::printf("kill test: %d rounds (%d during a stream of writes), %zu committed writes logged, %zu rows stored\n",
+                rounds, streamingKills, logged.size(), stored.size());
 }
 
 TEST(ConcurrencyTest, TwoProcessesWritingOneDatabaseLoseNothing)

@@ -80,8 +80,9 @@ TEST_F(StoreTest, QuizAnswersRoundTrip)
 
 TEST_F(StoreTest, ZeroTimeIsStampedWithNow)
 {
-    const auto before = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch()).count();
+    const auto before =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     ASSERT_TRUE(store().recordQuizAnswer({0, kQuiz, "q1", {0}, true, 0}));
     const auto at = (*store().quizAnswers())[0].atMs;
     EXPECT_GE(at, before);

@@ -63,7 +63,10 @@ inline nlohmann::json sampleReport(const std::string& verdict, double medianMs, 
         {"verdict", verdict},
         {"timing", {{"median_ms", medianMs}, {"achieved_gbps", gbps}}},
         {"traffic",
-         {{"available", true}, {"dram_read_bytes", 536900000}, {"stored_bytes", 268440000}, {"ideal_bytes", 805306368}}},
+         {{"available", true},
+          {"dram_read_bytes", 536900000},
+          {"stored_bytes", 268440000},
+          {"ideal_bytes", 805306368}}},
         {"ceilings", {{"theoretical_gbps", 4812.0}, {"measured_copy_gbps", 4250.0}}}};
 }
 

@@ -19,12 +19,12 @@ Error sqliteError(std::string_view what, const SQLite::Exception& e)
     }
     if (primary == SQLITE_FULL) {
         return Error{ErrorKind::Io,
-                     "Could not " + std::string(what) + ": the disk holding the progress database is full. "
-                                                        "Free some space and try again.",
+                     "Could not " + std::string(what) +
+                         ": the disk holding the progress database is full. "
+                         "Free some space and try again.",
                      std::move(detail)};
     }
-    if (primary == SQLITE_READONLY || primary == SQLITE_CANTOPEN || primary == SQLITE_PERM ||
-        primary == SQLITE_IOERR) {
+    if (primary == SQLITE_READONLY || primary == SQLITE_CANTOPEN || primary == SQLITE_PERM || primary == SQLITE_IOERR) {
         return Error{ErrorKind::Io,
                      "Could not " + std::string(what) +
                          ": the progress database file cannot be written. Check its permissions and free space.",
@@ -80,7 +80,8 @@ std::string scopeWhere(const Scope& scope)
     if (scope.moduleId.empty()) {
         return {};
     }
-    return scope.activityId.empty() ? " WHERE module_id = :module" : " WHERE module_id = :module AND activity_id = :activity";
+    return scope.activityId.empty() ? " WHERE module_id = :module"
+                                    : " WHERE module_id = :module AND activity_id = :activity";
 }
 
 void bindScope(SQLite::Statement& statement, const Scope& scope)

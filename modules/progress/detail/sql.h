@@ -42,13 +42,12 @@ std::string scopeWhere(const Scope& scope);
 void bindScope(SQLite::Statement& statement, const Scope& scope);
 
 /// The tables that hold per-activity records (every one has module_id and activity_id columns).
-inline constexpr std::string_view kActivityTables[] = {"quiz_answers", "spot_picks",  "drag_attempts", "step_completions",
-                                                       "help_views",   "kernel_runs", "time_spans"};
+inline constexpr std::string_view kActivityTables[] = {
+    "quiz_answers", "spot_picks", "drag_attempts", "step_completions", "help_views", "kernel_runs", "time_spans"};
 
 /// Runs f() inside an IMMEDIATE transaction (the write lock is taken up front, so a concurrent writer waits for the
 /// busy timeout instead of failing on lock upgrade) and commits; any exception rolls back and becomes an Error.
-template <class F>
-auto writeTransaction(SQLite::Database& db, std::string_view what, F&& f) -> Expected<decltype(f())>
+template <class F> auto writeTransaction(SQLite::Database& db, std::string_view what, F&& f) -> Expected<decltype(f())>
 {
     try {
         SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
@@ -69,8 +68,7 @@ auto writeTransaction(SQLite::Database& db, std::string_view what, F&& f) -> Exp
 }
 
 /// Runs the read f() and turns exceptions into an Error.
-template <class F>
-auto readQuery(std::string_view what, F&& f) -> Expected<decltype(f())>
+template <class F> auto readQuery(std::string_view what, F&& f) -> Expected<decltype(f())>
 {
     try {
         return f();

@@ -1,0 +1,190 @@
+#include "engine/cli/commands.h"
+
+#include "engine/cli/print.h"
+#include "engine/common/paths.h"
+#include "engine/cuda/device.h"
+#include "engine/runner/runner.h"
+#include "engine/runner/subprocess.h"
+#include "engine/worker/client.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace tkm::cli {
+namespace {
+
+struct JobArgs
+{
+    std::string exercise;
+    std::string kernel;
+    std::vector<std::string> meta;
+    bool json = false;
+};
+
+void addJobArgs(CLI::App* cmd, JobArgs& a)
+{
+    cmd->add_option("exercise", a.exercise, "exercise folder (holds exercise.json)")->required();
+    cmd->add_option("kernel", a.kernel, "kernel source file (.cu)")->required();
+    cmd->add_option("--meta", a.meta, "meta-parameter value NAME=VALUE (repeatable), e.g. --meta BLOCK_SIZE=256");
+    cmd->add_flag("--json", a.json, "print the JSON run report (docs/run-report.md)");
+}
+
+// Parses NAME=VALUE pairs; on a malformed one prints the sentence and returns nullopt.
+std::optional<problem::MetaValues> parseMeta(const std::vector<std::string>& items)
+{
+    problem::MetaValues out;
+    for (const auto& item : items) {
+        const auto eq = item.find('=');
+        int64_t value = 0;
+        const char* begin = item.data() + (eq == std::string::npos ? 0 : eq + 1);
+        const char* end = item.data() + item.size();
+        const auto [ptr, ec] = std::from_chars(begin, end, value);
+        if (eq == std::string::npos || eq == 0 || ec != std::errc() || ptr != end) {
+            std::cerr << fmt::format("--meta {}: expected NAME=INTEGER, e.g. --meta BLOCK_SIZE=256\n", item);
+            return std::nullopt;
+        }
+        out[item.substr(0, eq)] = value;
+    }
+    return out;
+}
+
+// Builds the job from the arguments; prints why and returns nullopt when the kernel file cannot be read.
+std::optional<runner::Job> makeJob(const JobArgs& a, runner::Mode mode)
+{
+    auto meta = parseMeta(a.meta);
+    if (!meta) {
+        return std::nullopt;
+    }
+    auto source = engine::readTextFile(a.kernel);
+    if (!source) {
+        std::cerr << source.error().message << "\n";
+        return std::nullopt;
+    }
+    std::error_code ec;
+    runner::Job job;
+    job.exercise = std::filesystem::absolute(a.exercise, ec);
+    job.source = std::move(*source);
+    job.sourceName = std::filesystem::path(a.kernel).filename().string();
+    job.meta = std::move(*meta);
+    job.mode = mode;
+    return job;
+}
+
+void print(const report::RunReport& r, bool json)
+{
+    if (json) {
+        std::cout << nlohmann::json(r).dump(2) << "\n";
+    } else {
+        std::cout << formatReport(r);
+    }
+}
+
+} // namespace
+
+void registerRun(CLI::App& app, int& exitCode)
+{
+    auto args = std::make_shared<JobArgs>();
+    auto timeout = std::make_shared<double>(10.0);
+    auto measure = std::make_shared<bool>(false);
+    CLI::App* cmd = app.add_subcommand("run", "compile a kernel, run it on every case on the GPU, and check it");
+    addJobArgs(cmd, *args);
+    cmd->add_option("--timeout", *timeout, "seconds a job may take before it is stopped (default 10)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_flag("--measure", *measure, "after every case passes, time the kernel and measure its DRAM traffic");
+    cmd->callback([args, timeout, measure, &exitCode] {
+        auto job = makeJob(*args, runner::Mode::Run);
+        if (!job) {
+            exitCode = 2;
+            return;
+        }
+        job->measure = *measure;
+        worker::ClientOptions options;
+        options.deadline = std::chrono::milliseconds(static_cast<int64_t>(std::llround(*timeout * 1000)));
+        // The worker is this very executable: what runs the job is what the user started.
+        std::error_code ec;
+        const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+        options.workerPath = ec ? runner::defaultTkmRunPath() : self;
+        worker::Client client(options);
+        const bool tty = ::isatty(STDERR_FILENO) != 0 && !args->json;
+        const worker::JobResult result = client.run(*job, [tty](const runner::Progress& p) {
+            if (tty) {
+                std::cerr << "\r\033[K" << p.text << std::flush;
+            }
+        });
+        if (tty) {
+            std::cerr << "\r\033[K" << std::flush;
+        }
+        print(result.report, args->json);
+        exitCode = result.report.verdict == "pass" ? 0 : 1;
+    });
+}
+
+void registerCompile(CLI::App& app, int& exitCode)
+{
+    auto args = std::make_shared<JobArgs>();
+    auto arch = std::make_shared<std::string>();
+    CLI::App* cmd = app.add_subcommand("compile", "compile a kernel and check its signature (no GPU needed)");
+    addJobArgs(cmd, *args);
+    cmd->add_option("--arch", *arch, "target architecture, e.g. sm_90 (default: the GPU's, else sm_90)");
+    cmd->callback([args, arch, &exitCode] {
+        auto job = makeJob(*args, runner::Mode::CompileOnly);
+        if (!job) {
+            exitCode = 2;
+            return;
+        }
+        if (!arch->empty()) {
+            int cc = 0;
+            const std::string digits = arch->rfind("sm_", 0) == 0 ? arch->substr(3) : *arch;
+            const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), cc);
+            if (ec != std::errc() || ptr != digits.data() + digits.size() || cc < 50) {
+                std::cerr << fmt::format("--arch {}: expected an architecture such as sm_90\n", *arch);
+                exitCode = 2;
+                return;
+            }
+            job->computeCapability = cc;
+        } else if (auto info = cuda::queryDevice(0)) {
+            job->computeCapability = info->cc();
+        }
+        runner::Runner runner;
+        const report::RunReport r = runner.run(*job);
+        print(r, args->json);
+        exitCode = r.verdict == "compiled" ? 0 : 1;
+    });
+}
+
+void registerDevices(CLI::App& app, int& exitCode)
+{
+    auto json = std::make_shared<bool>(false);
+    CLI::App* cmd = app.add_subcommand("devices", "list the GPUs the engine can use");
+    cmd->add_flag("--json", *json, "print JSON");
+    cmd->callback([json, &exitCode] {
+        nlohmann::json j = {{"devices", nlohmann::json::array()}};
+        auto list = cuda::listDevices();
+        if (!list) {
+            j["error"] = {{"kind", std::string(engine::errorKindName(list.error().kind))},
+                          {"message", list.error().message}};
+        } else {
+            for (const auto& d : *list) {
+                nlohmann::json dj = runner::toReportDevice(d);
+                dj["ordinal"] = d.ordinal;
+                dj["arch"] = d.arch();
+                dj["memory_clock_khz"] = d.memoryClockKhz;
+                dj["bus_width_bits"] = d.busWidthBits;
+                j["devices"].push_back(std::move(dj));
+            }
+        }
+        std::cout << (*json ? j.dump(2) + "\n" : formatDevices(j));
+        exitCode = list && !list->empty() ? 0 : 1;
+    });
+}
+
+} // namespace tkm::cli

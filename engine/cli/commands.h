@@ -1,0 +1,18 @@
+#pragma once
+// The subcommands of tkm-run. Each register function adds one CLI11 subcommand whose callback stores its exit
+// status in `exitCode`. The lead adds `validate` next to these.
+
+#include <CLI/CLI.hpp>
+
+namespace tkm::cli {
+
+/// `run <exercise-dir> <kernel.cu> [--meta K=V …] [--json] [--timeout S] [--measure]`: through a worker (deadline,
+/// crash recovery); exit 0 only on pass.
+void registerRun(CLI::App& app, int& exitCode);
+/// `compile <exercise-dir> <kernel.cu> [--meta K=V …] [--arch sm_90] [--json]`: in-process, no GPU needed;
+/// exit 0 when the kernel compiles.
+void registerCompile(CLI::App& app, int& exitCode);
+/// `devices [--json]`: GPUs with cc, SMs, L2, memory, theoretical bandwidth, or the no-GPU sentence.
+void registerDevices(CLI::App& app, int& exitCode);
+
+} // namespace tkm::cli

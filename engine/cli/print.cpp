@@ -1,0 +1,124 @@
+#include "engine/cli/print.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tkm::cli {
+namespace {
+
+std::string sizes(const std::map<std::string, int64_t>& s)
+{
+    std::string out;
+    for (const auto& [k, v] : s) {
+        out += fmt::format("{}{} = {}", out.empty() ? "" : ", ", k, v);
+    }
+    return out;
+}
+
+std::string verdictWord(const std::string& v)
+{
+    std::string up = v;
+    std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    return up;
+}
+
+} // namespace
+
+std::string formatReport(const report::RunReport& r)
+{
+    std::string out;
+    if (r.exercise) {
+        out += fmt::format("exercise  {} ({}), kernel `{}`", r.exercise->id, r.exercise->title, r.exercise->kernel);
+        if (!r.meta.empty()) {
+            out += " with";
+            for (const auto& [k, v] : r.meta) {
+                out += fmt::format(" {}={}", k, v);
+            }
+        }
+        out += "\n";
+    }
+    if (r.device) {
+        out += fmt::format("device    {} (cc {}, {} SMs, driver {})\n", r.device->name, r.device->cc, r.device->sms,
+                           r.device->driver);
+    }
+    if (r.compile) {
+        const auto& c = *r.compile;
+        out += fmt::format("compile   {} for {} in {:.1f} ms{}", c.ok ? "ok" : "FAILED", c.arch, c.compileMs,
+                           c.cached ? " (cached)" : "");
+        if (c.resources) {
+            out += fmt::format(", {} registers, {} B static shared, {} B spilled", c.resources->registers,
+                               c.resources->sharedBytes, c.resources->spillStoresBytes);
+        }
+        out += "\n";
+        for (const auto& d : c.diagnostics) {
+            out += fmt::format("  {}:{}:{}: {}: {}\n", d.file, d.line, d.column, d.severity, d.message);
+        }
+    }
+    if (!r.cases.empty()) {
+        out += "cases\n";
+        size_t width = 0;
+        for (const auto& c : r.cases) {
+            width = std::max(width, c.name.size());
+        }
+        for (const auto& c : r.cases) {
+            out += fmt::format("  {:<8} {:<{}}  {}\n", c.verdict, c.name, width, sizes(c.sizes));
+            if (!c.message.empty() && c.verdict != "pass") {
+                out += fmt::format("           {}\n", c.message);
+            }
+        }
+    }
+    if (r.fault) {
+        out += fmt::format("fault     {}{} in case “{}” ({})\n          {}\n", r.fault->kind,
+                           r.fault->buffer.empty() ? "" : " of `" + r.fault->buffer + "`", r.fault->caseName,
+                           r.fault->cudaError, r.fault->message);
+    }
+    if (r.timing) {
+        out += fmt::format("timing    median {:.4f} ms (p20 {:.4f}, p80 {:.4f}, min {:.4f}; {} samples{})", r.timing->medianMs,
+                           r.timing->p20Ms, r.timing->p80Ms, r.timing->minMs, r.timing->samples,
+                           r.timing->settled ? "" : ", not settled");
+        if (r.timing->achievedGbps) {
+            out += fmt::format(", {:.0f} GB/s", *r.timing->achievedGbps);
+        }
+        out += "\n";
+    }
+    if (r.traffic) {
+        if (r.traffic->available) {
+            out += fmt::format("traffic   DRAM read {} B, stored {} B", r.traffic->dramReadBytes.value_or(0),
+                               r.traffic->storedBytes.value_or(0));
+            if (r.traffic->efficiency) {
+                out += fmt::format(", efficiency {:.2f}", *r.traffic->efficiency);
+            }
+            out += "\n";
+        } else {
+            out += fmt::format("traffic   not measured: {}\n", r.traffic->unavailableReason);
+        }
+    }
+    if (r.error) {
+        out += fmt::format("error     {}: {}\n", r.error->kind, r.error->message);
+    }
+    out += fmt::format("verdict   {}{}\n", verdictWord(r.verdict), r.summary.empty() ? "" : " — " + r.summary);
+    return out;
+}
+
+std::string formatDevices(const nlohmann::json& j)
+{
+    std::string out;
+    const auto& list = j.contains("devices") ? j["devices"] : nlohmann::json::array();
+    for (const auto& d : list) {
+        out += fmt::format("GPU {}: {}  cc {} ({}), {} SMs, L2 {:.0f} MiB, memory {:.1f} GiB, theoretical DRAM "
+                           "bandwidth {:.0f} GB/s (2 × {} MHz × {} bit / 8), driver {}\n",
+                           d.value("ordinal", 0), d.value("name", std::string("?")), d.value("cc", std::string("?")),
+                           d.value("arch", std::string("?")), d.value("sms", 0),
+                           d.value("l2_bytes", 0.0) / (1024.0 * 1024.0),
+                           d.value("memory_bytes", 0.0) / (1024.0 * 1024.0 * 1024.0),
+                           d.value("theoretical_gbps", 0.0), d.value("memory_clock_khz", 0) / 1000,
+                           d.value("bus_width_bits", 0), d.value("driver", std::string("?")));
+    }
+    if (j.contains("error") && j["error"].is_object()) {
+        out += j["error"].value("message", std::string("No GPU.")) + "\n";
+    }
+    return out;
+}
+
+} // namespace tkm::cli

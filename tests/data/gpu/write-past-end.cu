@@ -1,0 +1,11 @@
+// Bug: the loads are masked but the store is not, so the last program writes `out` past n.
+extern "C" __global__ void vector_add(const float* __restrict__ x, const float* __restrict__ y,
+                                      float* __restrict__ out, int n)
+{
+    const long long block_start = static_cast<long long>(blockIdx.x) * BLOCK_SIZE;
+    for (int i = threadIdx.x; i < BLOCK_SIZE; i += blockDim.x) {
+        const long long offset = block_start + i;
+        const float v = offset < n ? x[offset] + y[offset] : 0.0f;
+        out[offset] = v;
+    }
+}

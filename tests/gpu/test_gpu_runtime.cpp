@@ -1,0 +1,178 @@
+// On a GPU (label gpu): the vector add exercise end to end through the worker client and tkm-run --serve —
+// the solution passes, the bug variants and the fixtures in tests/data/gpu get the right diagnosis, an endless
+// loop is stopped at the deadline and the next job succeeds. Without a GPU: "SKIPPED: …", exit 77.
+#include "engine/cuda/device.h"
+#include "engine/cuda/driver.h"
+#include "engine/worker/client.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path exerciseDir()
+{
+    return fs::path(std::getenv("TKM_CONTENT_DIR")) / "02-vector-add/exercises/vector-add";
+}
+
+fs::path fixture(const std::string& name)
+{
+    if (const char* d = std::getenv("TKM_TEST_DATA")) {
+        return fs::path(d) / "gpu" / name;
+    }
+    return fs::path(TKM_SOURCE_DIR) / "tests/data/gpu" / name;
+}
+
+std::string readFile(const fs::path& p)
+{
+    std::ifstream in(p);
+    EXPECT_TRUE(in.good()) << "cannot read " << p;
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+tkm::worker::Client& client()
+{
+    static tkm::worker::Client c; // one warm worker, replaced after faults and time-outs
+    return c;
+}
+
+tkm::worker::JobResult runFile(const fs::path& file, std::chrono::milliseconds deadline = 10s)
+{
+    tkm::runner::Job job;
+    job.exercise = exerciseDir();
+    job.source = readFile(file);
+    job.sourceName = file.filename().string();
+    client().setDeadline(deadline);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = client().run(job);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::cout << "[figure] " << file.filename().string() << ": verdict " << r.report.verdict << ", wall " << ms
+              << " ms";
+    for (const auto& [stage, v] : r.report.stagesMs) {
+        std::cout << ", " << stage << " " << v << " ms";
+    }
+    if (r.report.compile) {
+        std::cout << ", compile_ms " << r.report.compile->compileMs << (r.report.compile->cached ? " (cached)" : "");
+    }
+    std::cout << "\n[figure]   summary: " << r.report.summary << "\n";
+    return r;
+}
+
+const tkm::report::CaseInfo* firstFailing(const tkm::report::RunReport& r)
+{
+    for (const auto& c : r.cases) {
+        if (c.verdict == "fail") {
+            return &c;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+TEST(GpuVectorAdd, SolutionPassesEveryCase)
+{
+    const auto r = runFile(exerciseDir() / "solution.cu");
+    ASSERT_EQ(r.report.verdict, "pass") << r.json.dump(2);
+    ASSERT_EQ(r.report.cases.size(), 7u);
+    for (const auto& c : r.report.cases) {
+        EXPECT_EQ(c.verdict, "pass") << c.name << ": " << c.message;
+        EXPECT_FALSE(c.nondeterministic.value_or(false)) << c.name;
+        std::cout << "[figure]   case " << c.name << ": " << c.verdict << "\n";
+    }
+    ASSERT_TRUE(r.report.device.has_value());
+    std::cout << "[figure]   device " << r.report.device->name << " cc " << r.report.device->cc << ", "
+              << r.report.device->theoreticalGbps << " GB/s theoretical\n";
+}
+
+TEST(GpuVectorAdd, NoMaskIsAReadPastTheEndOfX)
+{
+    const auto r = runFile(exerciseDir() / "bugs/no-mask.cu");
+    ASSERT_EQ(r.report.verdict, "fault") << r.json.dump(2);
+    ASSERT_TRUE(r.report.fault.has_value());
+    EXPECT_EQ(r.report.fault->kind, "read-past-end") << r.report.fault->message;
+    EXPECT_EQ(r.report.fault->buffer, "x");
+    EXPECT_NE(r.report.fault->message.find("past the end of `x`"), std::string::npos) << r.report.fault->message;
+    EXPECT_EQ(r.report.fault->cudaError, "CUDA_ERROR_ILLEGAL_ADDRESS");
+    ASSERT_FALSE(r.report.cases.empty());
+    EXPECT_EQ(r.report.cases.front().verdict, "fault");
+    for (size_t i = 1; i < r.report.cases.size(); ++i) {
+        EXPECT_EQ(r.report.cases[i].verdict, "skipped");
+    }
+    EXPECT_TRUE(r.workerReplaced) << "the worker exits after a sticky error";
+}
+
+TEST(GpuVectorAdd, UnmaskedStoreIsAWritePastTheEndOfOut)
+{
+    const auto r = runFile(fixture("write-past-end.cu"));
+    ASSERT_EQ(r.report.verdict, "fault") << r.json.dump(2);
+    EXPECT_EQ(r.report.fault->kind, "write-past-end") << r.report.fault->message;
+    EXPECT_EQ(r.report.fault->buffer, "out");
+}
+
+TEST(GpuVectorAdd, ShiftedLoadIsAReadBeforeTheStartOfX)
+{
+    const auto r = runFile(fixture("read-before-start.cu"));
+    ASSERT_EQ(r.report.verdict, "fault") << r.json.dump(2);
+    EXPECT_EQ(r.report.fault->kind, "read-before-start") << r.report.fault->message;
+    EXPECT_EQ(r.report.fault->buffer, "x");
+}
+
+TEST(GpuVectorAdd, EndlessLoopIsStoppedAndTheNextJobSucceeds)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = runFile(fixture("endless-loop.cu"), 4s);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.report.verdict, "timeout") << r.json.dump(2);
+    EXPECT_EQ(r.report.summary.rfind("the kernel did not finish in 4 s — endless loop?", 0), 0u) << r.report.summary;
+    EXPECT_LT(s, 8.0);
+    const auto next = runFile(exerciseDir() / "solution.cu");
+    EXPECT_EQ(next.report.verdict, "pass") << next.json.dump(2);
+}
+
+TEST(GpuVectorAdd, AccumulatingIntoTheOutputFails)
+{
+    const auto r = runFile(fixture("accumulate.cu"));
+    ASSERT_EQ(r.report.verdict, "fail") << r.json.dump(2);
+    const auto* c = firstFailing(r.report);
+    ASSERT_NE(c, nullptr);
+    ASSERT_FALSE(c->outputs.empty());
+    // Poisoned outputs turn `out += v` into NaN on every launch: never a pass, whatever the order of launches.
+    EXPECT_GT(c->outputs[0].nan + c->outputs[0].mismatches, 0) << c->message;
+}
+
+TEST(GpuVectorAdd, OneThreadPerElementLeavesUnwrittenOutputs)
+{
+    const auto r = runFile(exerciseDir() / "bugs/one-thread-per-element.cu");
+    ASSERT_EQ(r.report.verdict, "fail") << r.json.dump(2);
+    const auto* c = firstFailing(r.report);
+    ASSERT_NE(c, nullptr);
+    ASSERT_FALSE(c->outputs.empty());
+    EXPECT_GT(c->outputs[0].unwritten, 0) << c->message;
+    std::cout << "[figure]   first failing case " << c->name << ": " << c->outputs[0].unwritten << " unwritten; "
+              << c->message << "\n";
+}
+
+int main(int argc, char** argv)
+{
+    const auto& driver = tkm::cuda::Driver::instance();
+    if (!driver.ready() || tkm::cuda::deviceCount() == 0) {
+        std::cout << "SKIPPED: " << (driver.ready() ? "no NVIDIA GPU" : driver.message()) << "\n";
+        return 77;
+    }
+    if (std::getenv("TKM_CONTENT_DIR") == nullptr || std::getenv("TKM_RUN") == nullptr) {
+        std::cout << "SKIPPED: TKM_CONTENT_DIR and TKM_RUN must be set (tkm_add_test sets them)\n";
+        return 77;
+    }
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
