@@ -249,7 +249,7 @@ bool MainWindow::openActivity(int module, int activity)
   m_results->clearComparisons();
   m_centre->setCurrentWidget(m_activityHost);
   m_navigator->selectActivity(module, activity);
-  QSettings().setValue(QLatin1String(settings::kLastActivity), qs(m.id) + QLatin1Char('/') + qs(m.activities[activity].id));
+  QSettings().setValue(QLatin1String(settings::kLastActivity), QString(qs(m.id) + QLatin1Char('/') + qs(m.activities[activity].id)));
   setWindowTitle(tr("%1 — %2").arg(qs(m.activities[activity].title), qs(m_course->title)));
   updateActions();
   return true;

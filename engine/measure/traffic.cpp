@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 
 #if TKM_ENABLE_CUPTI
 #include "engine/measure/detail/cupti_library.h"
@@ -46,6 +47,10 @@ struct TrafficProfiler::State
     std::vector<uint8_t> counterData;
     std::vector<const char*> metricNames;
     size_t passes = 1;
+    /// Enabled on the first measurement and kept until destruction: seen on an H200 (CUDA 13.0, driver 580),
+    /// a worker that enabled, disabled and later used the context again crashed, and the NVIDIA sample also
+    /// enables once per session.
+    CUpti_RangeProfiler_Object* object = nullptr;
 
     void fail(CUptiResult r, const char* call)
     {
@@ -154,56 +159,8 @@ CuptiFailure setUp(TrafficProfiler::State& s, CUdevice device, int ordinal)
         return {r, "cuptiProfilerHostGetNumOfPasses"};
     s.passes = std::max<size_t>(1, np.numOfPasses);
 
-    // Size the counter data image once (one range); it is re-initialised before every measurement.
-    CUpti_RangeProfiler_Enable_Params en{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-    en.ctx = s.ctx;
-    if (CUptiResult r = api.rangeEnable(&en); r != CUPTI_SUCCESS)
-        return {r, "cuptiRangeProfilerEnable"};
-    CUpti_RangeProfiler_GetCounterDataSize_Params cds{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-    cds.pRangeProfilerObject = en.pRangeProfilerObject;
-    cds.pMetricNames = s.metricNames.data();
-    cds.numMetrics = s.metricNames.size();
-    cds.maxNumOfRanges = 1;
-    cds.maxNumRangeTreeNodes = 1;
-    CUptiResult r = api.rangeGetCounterDataSize(&cds);
-    CUpti_RangeProfiler_Disable_Params dis{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-    dis.pRangeProfilerObject = en.pRangeProfilerObject;
-    api.rangeDisable(&dis);
-    if (r != CUPTI_SUCCESS)
-        return {r, "cuptiRangeProfilerGetCounterDataSize"};
-    s.counterData.assign(cds.counterDataSize, 0);
     return {};
 }
-
-/// Scope of an enabled range profiler on a context (disabled on exit).
-class EnabledProfiler
-{
-public:
-    EnabledProfiler(const CuptiApi& api, CUcontext ctx) : m_api(api)
-    {
-        CUpti_RangeProfiler_Enable_Params en{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-        en.ctx = ctx;
-        m_result = api.rangeEnable(&en);
-        m_object = en.pRangeProfilerObject;
-    }
-    ~EnabledProfiler()
-    {
-        if (m_result != CUPTI_SUCCESS || !m_object)
-            return;
-        CUpti_RangeProfiler_Disable_Params dis{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-        dis.pRangeProfilerObject = m_object;
-        m_api.rangeDisable(&dis);
-    }
-    EnabledProfiler(const EnabledProfiler&) = delete;
-    EnabledProfiler& operator=(const EnabledProfiler&) = delete;
-    CUptiResult result() const { return m_result; }
-    CUpti_RangeProfiler_Object* object() const { return m_object; }
-
-private:
-    const CuptiApi& m_api;
-    CUptiResult m_result = CUPTI_SUCCESS;
-    CUpti_RangeProfiler_Object* m_object = nullptr;
-};
 
 } // namespace
 
@@ -211,8 +168,15 @@ TrafficProfiler::TrafficProfiler() : m_state(std::make_unique<State>()) {}
 
 TrafficProfiler::~TrafficProfiler()
 {
-    if (m_state->api)
-        destroyHost(*m_state->api, m_state->host);
+    State& s = *m_state;
+    if (!s.api)
+        return;
+    if (s.object) {
+        CUpti_RangeProfiler_Disable_Params dis{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+        dis.pRangeProfilerObject = s.object;
+        s.api->rangeDisable(&dis);
+    }
+    destroyHost(*s.api, s.host);
 }
 
 std::unique_ptr<TrafficProfiler> TrafficProfiler::create(CUcontext ctx, CUdevice device, int ordinal)
@@ -221,6 +185,11 @@ std::unique_ptr<TrafficProfiler> TrafficProfiler::create(CUcontext ctx, CUdevice
     State& s = *p->m_state;
     const auto t0 = std::chrono::steady_clock::now();
     s.ctx = ctx;
+    if (const char* off = std::getenv("TKM_DISABLE_CUPTI"); off && std::string(off) == "1") {
+        s.reason = "DRAM traffic is not shown: CUPTI is switched off by TKM_DISABLE_CUPTI=1. Timing and effective "
+                   "bandwidth are still measured.";
+        return p;
+    }
     std::string whyNot;
     s.api = cupti(&whyNot);
     if (!s.api) {
@@ -275,21 +244,38 @@ engine::Expected<TrafficResult> TrafficProfiler::measure(const Workload& work, C
         return out;
     };
 
-    EnabledProfiler enabled(api, s.ctx);
-    if (enabled.result() != CUPTI_SUCCESS)
-        return cuptiFailed(enabled.result(), "cuptiRangeProfilerEnable");
-
+    if (!s.object) {
+        CUpti_RangeProfiler_Enable_Params en{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+        en.ctx = s.ctx;
+        if (CUptiResult r = api.rangeEnable(&en); r != CUPTI_SUCCESS) {
+            s.fail(r, "cuptiRangeProfilerEnable"); // permanent: later jobs say the same without retrying
+            return cuptiFailed(r, "cuptiRangeProfilerEnable");
+        }
+        s.object = en.pRangeProfilerObject;
+        // One range per measurement; the image is re-initialised before every measurement.
+        CUpti_RangeProfiler_GetCounterDataSize_Params cds{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+        cds.pRangeProfilerObject = s.object;
+        cds.pMetricNames = s.metricNames.data();
+        cds.numMetrics = s.metricNames.size();
+        cds.maxNumOfRanges = 1;
+        cds.maxNumRangeTreeNodes = 1;
+        if (CUptiResult r = api.rangeGetCounterDataSize(&cds); r != CUPTI_SUCCESS) {
+            s.fail(r, "cuptiRangeProfilerGetCounterDataSize");
+            return cuptiFailed(r, "cuptiRangeProfilerGetCounterDataSize");
+        }
+        s.counterData.assign(cds.counterDataSize, 0);
+    }
     std::fill(s.counterData.begin(), s.counterData.end(), uint8_t{0});
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci{
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-    ci.pRangeProfilerObject = enabled.object();
+    ci.pRangeProfilerObject = s.object;
     ci.counterDataSize = s.counterData.size();
     ci.pCounterData = s.counterData.data();
     if (CUptiResult r = api.rangeCounterDataInit(&ci); r != CUPTI_SUCCESS)
         return cuptiFailed(r, "cuptiRangeProfilerCounterDataImageInitialize");
 
     CUpti_RangeProfiler_SetConfig_Params cfg{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
-    cfg.pRangeProfilerObject = enabled.object();
+    cfg.pRangeProfilerObject = s.object;
     cfg.configSize = s.configImage.size();
     cfg.pConfig = s.configImage.data();
     cfg.counterDataImageSize = s.counterData.size();
@@ -314,20 +300,20 @@ engine::Expected<TrafficResult> TrafficProfiler::measure(const Workload& work, C
         if (engine::Status st = cuda::check(drv.cuStreamSynchronize(stream), "cuStreamSynchronize"); !st)
             return st.error();
         CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-        start.pRangeProfilerObject = enabled.object();
+        start.pRangeProfilerObject = s.object;
         if (CUptiResult r = api.rangeStart(&start); r != CUPTI_SUCCESS)
             return cuptiFailed(r, "cuptiRangeProfilerStart");
         CUpti_RangeProfiler_PushRange_Params push{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
-        push.pRangeProfilerObject = enabled.object();
+        push.pRangeProfilerObject = s.object;
         push.pRangeName = "workload";
         if (CUptiResult r = api.rangePush(&push); r != CUPTI_SUCCESS)
             return cuptiFailed(r, "cuptiRangeProfilerPushRange");
         engine::Status launched = work.launch(stream);
         CUpti_RangeProfiler_PopRange_Params pop{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
-        pop.pRangeProfilerObject = enabled.object();
+        pop.pRangeProfilerObject = s.object;
         CUptiResult popResult = api.rangePop(&pop);
         CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-        stop.pRangeProfilerObject = enabled.object();
+        stop.pRangeProfilerObject = s.object;
         CUptiResult stopResult = api.rangeStop(&stop);
         if (!launched)
             return launched.error();
@@ -342,7 +328,7 @@ engine::Expected<TrafficResult> TrafficProfiler::measure(const Workload& work, C
     out.passes = pass;
 
     CUpti_RangeProfiler_DecodeData_Params dec{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-    dec.pRangeProfilerObject = enabled.object();
+    dec.pRangeProfilerObject = s.object;
     if (CUptiResult r = api.rangeDecode(&dec); r != CUPTI_SUCCESS)
         return cuptiFailed(r, "cuptiRangeProfilerDecodeData");
     CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};

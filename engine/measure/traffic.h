@@ -89,6 +89,7 @@ class TrafficProfiler
 {
 public:
     /// Sets up profiling on `ctx` (device `device`, ordinal `ordinal`). Never fails: see available().
+    /// The environment variable TKM_DISABLE_CUPTI=1 switches CUPTI off (timing still works).
     static std::unique_ptr<TrafficProfiler> create(CUcontext ctx, CUdevice device, int ordinal);
     ~TrafficProfiler();
     TrafficProfiler(const TrafficProfiler&) = delete;            ///< owns CUPTI objects

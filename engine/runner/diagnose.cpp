@@ -265,7 +265,8 @@ int probeMain(std::istream& in, std::ostream& out)
 
 ProbeResult runProbe(const std::filesystem::path& exe, const ProbeRequest& request, double timeoutS)
 {
-    auto proc = Subprocess::spawn(exe, {"--probe"}, true);
+    // Same process group as the worker: a client that kills the worker at its deadline kills the probes too.
+    auto proc = Subprocess::spawn(exe, {"--probe"}, false);
     if (!proc) {
         return notRun(proc.error().message);
     }

@@ -270,6 +270,26 @@ Expected<std::optional<Position>> Store::position() const
     });
 }
 
+Expected<std::optional<std::pair<int64_t, int64_t>>> Store::recordedRange() const
+{
+    return readQuery("read the dates of your progress", [&]() -> std::optional<std::pair<int64_t, int64_t>> {
+        std::string sql = "SELECT min(first), max(last) FROM (";
+        for (std::string_view table : detail::kActivityTables) {
+            const bool spans = table == "time_spans";
+            if (table != detail::kActivityTables[0]) {
+                sql += " UNION ALL ";
+            }
+            sql += spans ? "SELECT min(start_ms) AS first, max(end_ms) AS last FROM time_spans"
+                         : "SELECT min(at_ms), max(at_ms) FROM " + std::string(table);
+        }
+        SQLite::Statement query(*m_db, sql + ")");
+        if (!query.executeStep() || query.getColumn(0).isNull()) {
+            return std::nullopt;
+        }
+        return std::make_pair(query.getColumn(0).getInt64(), query.getColumn(1).getInt64());
+    });
+}
+
 Expected<void> Store::resetActivity(const ActivityRef& where)
 {
     if (where.moduleId.empty() || where.activityId.empty()) {

@@ -100,6 +100,11 @@ public:
     /// without source and report; nullopt when none passed.
     Expected<std::optional<KernelRun>> bestRun(const ActivityRef& where) const;
 
+    /// [ms since epoch, UTC] of the first and the last record of any kind; nullopt for an empty store.
+    Expected<std::optional<std::pair<int64_t, int64_t>>> recordedRange() const;
+    /// Device name of the latest kernel run that ran on a GPU; empty when none did.
+    Expected<std::string> latestDevice() const;
+
     // ---- resets (the app asks for confirmation first) ----
     /// Deletes every record of one activity: attempts, runs (with their sources), help views, time.
     /// The resume point stays.

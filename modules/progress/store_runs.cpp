@@ -230,4 +230,13 @@ Expected<std::optional<KernelRun>> Store::bestRun(const ActivityRef& where) cons
     });
 }
 
+Expected<std::string> Store::latestDevice() const
+{
+    return readQuery("find the device of the latest run", [&] {
+        SQLite::Statement query(*m_db, "SELECT device FROM kernel_runs WHERE device != '' "
+                                       "ORDER BY at_ms DESC, id DESC LIMIT 1");
+        return query.executeStep() ? query.getColumn(0).getString() : std::string();
+    });
+}
+
 } // namespace tkm::progress

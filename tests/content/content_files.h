@@ -12,9 +12,9 @@ namespace tkm::test {
 std::filesystem::path contentRoot();
 
 /// Every `<module>/exercises/<id>/` folder that holds an exercise.json, sorted.
-std::vector<std::filesystem::path> exerciseFolders(const std::filesystem::path &root);
+std::vector<std::filesystem::path> exerciseFolders(const std::filesystem::path& root);
 
 /// "04-fused-softmax/exercises/fused-softmax" for messages.
-std::string shortName(const std::filesystem::path &folder, const std::filesystem::path &root);
+std::string shortName(const std::filesystem::path& folder, const std::filesystem::path& root);
 
 } // namespace tkm::test

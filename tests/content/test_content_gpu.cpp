@@ -24,154 +24,163 @@ std::unique_ptr<tkm::worker::Client> g_client;
 std::vector<std::string> g_table; // one line per job, printed at the end
 
 // env TKM_RUN, else bin/tkm-run of the build folder this test was built in (tests/ and bin/ are siblings).
-fs::path workerPath() {
-  if (const char *env = std::getenv("TKM_RUN"); env && *env) {
-    return env;
-  }
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  const fs::path sibling = self.parent_path().parent_path() / "bin" / "tkm-run";
-  return !ec && fs::exists(sibling) ? sibling : fs::path();
+fs::path workerPath()
+{
+    if (const char* env = std::getenv("TKM_RUN"); env && *env) {
+        return env;
+    }
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    const fs::path sibling = self.parent_path().parent_path() / "bin" / "tkm-run";
+    return !ec && fs::exists(sibling) ? sibling : fs::path();
 }
 
 // The bug entry's own "reset_to_zero", read from the raw exercise.json (overrides the spec's list).
-std::optional<std::vector<std::string>> bugResetToZero(const fs::path &folder, std::size_t bugIndex) {
-  std::ifstream in(folder / "exercise.json");
-  const nlohmann::json spec = nlohmann::json::parse(in, nullptr, false);
-  if (spec.is_discarded() || !spec.contains("bugs") || bugIndex >= spec["bugs"].size()) {
-    return std::nullopt;
-  }
-  const nlohmann::json &bug = spec["bugs"][bugIndex];
-  if (!bug.contains("reset_to_zero")) {
-    return std::nullopt;
-  }
-  return bug["reset_to_zero"].get<std::vector<std::string>>();
+std::optional<std::vector<std::string>> bugResetToZero(const fs::path& folder, std::size_t bugIndex)
+{
+    std::ifstream in(folder / "exercise.json");
+    const nlohmann::json spec = nlohmann::json::parse(in, nullptr, false);
+    if (spec.is_discarded() || !spec.contains("bugs") || bugIndex >= spec["bugs"].size()) {
+        return std::nullopt;
+    }
+    const nlohmann::json& bug = spec["bugs"][bugIndex];
+    if (!bug.contains("reset_to_zero")) {
+        return std::nullopt;
+    }
+    return bug["reset_to_zero"].get<std::vector<std::string>>();
 }
 
-RunReport runSource(const fs::path &folder, const tkm::problem::ExerciseSpec &spec, const std::string &rel,
-                    std::optional<std::vector<std::string>> resetToZero = std::nullopt) {
-  std::ifstream in(spec.path(rel));
-  std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  tkm::runner::Job job;
-  job.exercise = folder;
-  job.source = std::move(source);
-  job.sourceName = fs::path(rel).filename().string();
-  job.mode = tkm::runner::Mode::Run;
-  job.resetToZero = std::move(resetToZero);
-  return g_client->run(job).report;
+RunReport runSource(const fs::path& folder, const tkm::problem::ExerciseSpec& spec, const std::string& rel,
+                    std::optional<std::vector<std::string>> resetToZero = std::nullopt)
+{
+    std::ifstream in(spec.path(rel));
+    std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    tkm::runner::Job job;
+    job.exercise = folder;
+    job.source = std::move(source);
+    job.sourceName = fs::path(rel).filename().string();
+    job.mode = tkm::runner::Mode::Run;
+    job.resetToZero = std::move(resetToZero);
+    return g_client->run(job).report;
 }
 
 // Why `report` does not match `expect`, or "" when it does (docs/exercise-spec.md, "bug").
-std::string mismatch(const tkm::problem::BugExpect &expect, const RunReport &report) {
-  if (report.verdict != expect.verdict) {
-    return "verdict " + report.verdict + " (" + report.summary + "), expected " + expect.verdict;
-  }
-  if (expect.verdict == "fault" && report.fault) {
-    if (!expect.fault.empty() && report.fault->kind != expect.fault) {
-      return "fault " + report.fault->kind + ", expected " + expect.fault;
+std::string mismatch(const tkm::problem::BugExpect& expect, const RunReport& report)
+{
+    if (report.verdict != expect.verdict) {
+        return "verdict " + report.verdict + " (" + report.summary + "), expected " + expect.verdict;
     }
-    if (!expect.buffer.empty() && report.fault->buffer != expect.buffer) {
-      return "fault in buffer " + report.fault->buffer + ", expected " + expect.buffer;
+    if (expect.verdict == "fault" && report.fault) {
+        if (!expect.fault.empty() && report.fault->kind != expect.fault) {
+            return "fault " + report.fault->kind + ", expected " + expect.fault;
+        }
+        if (!expect.buffer.empty() && report.fault->buffer != expect.buffer) {
+            return "fault in buffer " + report.fault->buffer + ", expected " + expect.buffer;
+        }
     }
-  }
-  if (expect.verdict == "fail") {
-    const tkm::report::CaseInfo *first = nullptr;
-    for (const auto &c : report.cases) {
-      if (c.verdict == "fail") {
-        first = &c;
-        break;
-      }
+    if (expect.verdict == "fail") {
+        const tkm::report::CaseInfo* first = nullptr;
+        for (const auto& c : report.cases) {
+            if (c.verdict == "fail") {
+                first = &c;
+                break;
+            }
+        }
+        if (!first) {
+            return "verdict fail but no failing case in the report";
+        }
+        if (!expect.caseName.empty() && first->name != expect.caseName) {
+            return "first failing case \"" + first->name + "\", expected \"" + expect.caseName + "\"";
+        }
+        if (!expect.reason.empty()) {
+            bool found = false;
+            for (const auto& o : first->outputs) {
+                found = found || (expect.reason == "unwritten" && o.unwritten > 0) ||
+                        (expect.reason == "nan" && o.nan > 0) || (expect.reason == "mismatch" && o.mismatches > 0);
+            }
+            found = found || (expect.reason == "nondeterministic" && first->nondeterministic.value_or(false));
+            if (!found) {
+                return "case \"" + first->name + "\" fails, but not for the reason " + expect.reason + ": " +
+                       first->message;
+            }
+        }
     }
-    if (!first) {
-      return "verdict fail but no failing case in the report";
-    }
-    if (!expect.caseName.empty() && first->name != expect.caseName) {
-      return "first failing case \"" + first->name + "\", expected \"" + expect.caseName + "\"";
-    }
-    if (!expect.reason.empty()) {
-      bool found = false;
-      for (const auto &o : first->outputs) {
-        found = found || (expect.reason == "unwritten" && o.unwritten > 0) ||
-                (expect.reason == "nan" && o.nan > 0) || (expect.reason == "mismatch" && o.mismatches > 0);
-      }
-      found = found || (expect.reason == "nondeterministic" && first->nondeterministic.value_or(false));
-      if (!found) {
-        return "case \"" + first->name + "\" fails, but not for the reason " + expect.reason + ": " + first->message;
-      }
-    }
-  }
-  return {};
+    return {};
 }
 
-void record(const std::string &exercise, const std::string &source, const std::string &expected,
-            const RunReport &report, const std::string &problem) {
-  char line[512];
-  std::snprintf(line, sizeof line, "%-42s %-30s %-22s %-14s %s", exercise.c_str(), source.c_str(), expected.c_str(),
-                report.verdict.c_str(), problem.empty() ? "ok" : "MISMATCH");
-  g_table.emplace_back(line);
+void record(const std::string& exercise, const std::string& source, const std::string& expected,
+            const RunReport& report, const std::string& problem)
+{
+    char line[512];
+    std::snprintf(line, sizeof line, "%-42s %-30s %-22s %-14s %s", exercise.c_str(), source.c_str(), expected.c_str(),
+                  report.verdict.c_str(), problem.empty() ? "ok" : "MISMATCH");
+    g_table.emplace_back(line);
 }
 
-TEST(ContentGpu, SolutionsPassBugsGetTheirDiagnosisStartersDoNotCrash) {
-  const fs::path root = tkm::test::contentRoot();
-  const auto folders = tkm::test::exerciseFolders(root);
-  ASSERT_FALSE(folders.empty());
-  for (const fs::path &folder : folders) {
-    const std::string name = tkm::test::shortName(folder, root);
-    const auto spec = tkm::problem::loadSpec(folder);
-    if (!spec) {
-      ADD_FAILURE() << name << ": " << spec.error().message;
-      continue;
-    }
-    const RunReport solution = runSource(folder, *spec, spec->solution);
-    const std::string solutionProblem = solution.verdict == "pass" ? "" : solution.summary;
-    EXPECT_EQ(solution.verdict, "pass") << name << ": the solution " << spec->solution << ": " << solution.summary;
-    record(name, spec->solution, "pass", solution, solutionProblem);
+TEST(ContentGpu, SolutionsPassBugsGetTheirDiagnosisStartersDoNotCrash)
+{
+    const fs::path root = tkm::test::contentRoot();
+    const auto folders = tkm::test::exerciseFolders(root);
+    ASSERT_FALSE(folders.empty());
+    for (const fs::path& folder : folders) {
+        const std::string name = tkm::test::shortName(folder, root);
+        const auto spec = tkm::problem::loadSpec(folder);
+        if (!spec) {
+            ADD_FAILURE() << name << ": " << spec.error().message;
+            continue;
+        }
+        const RunReport solution = runSource(folder, *spec, spec->solution);
+        const std::string solutionProblem = solution.verdict == "pass" ? "" : solution.summary;
+        EXPECT_EQ(solution.verdict, "pass") << name << ": the solution " << spec->solution << ": " << solution.summary;
+        record(name, spec->solution, "pass", solution, solutionProblem);
 
-    for (std::size_t i = 0; i < spec->bugs.size(); ++i) {
-      const auto &bug = spec->bugs[i];
-      const RunReport report = runSource(folder, *spec, bug.file, bugResetToZero(folder, i));
-      const std::string problem = mismatch(bug.expect, report);
-      EXPECT_EQ(problem, "") << name << ": bug " << bug.file << " (" << bug.title << ")";
-      std::string expected = bug.expect.verdict;
-      if (!bug.expect.fault.empty()) {
-        expected += "/" + bug.expect.fault;
-      } else if (!bug.expect.reason.empty()) {
-        expected += "/" + bug.expect.reason;
-      }
-      record(name, bug.file, expected, report, problem);
-    }
+        for (std::size_t i = 0; i < spec->bugs.size(); ++i) {
+            const auto& bug = spec->bugs[i];
+            const RunReport report = runSource(folder, *spec, bug.file, bugResetToZero(folder, i));
+            const std::string problem = mismatch(bug.expect, report);
+            EXPECT_EQ(problem, "") << name << ": bug " << bug.file << " (" << bug.title << ")";
+            std::string expected = bug.expect.verdict;
+            if (!bug.expect.fault.empty()) {
+                expected += "/" + bug.expect.fault;
+            } else if (!bug.expect.reason.empty()) {
+                expected += "/" + bug.expect.reason;
+            }
+            record(name, bug.file, expected, report, problem);
+        }
 
-    const RunReport starter = runSource(folder, *spec, spec->starter);
-    const bool starterOk = starter.verdict == "fail" || starter.verdict == "fault";
-    EXPECT_TRUE(starterOk) << name << ": the starter should compile and fail (unfinished), got " << starter.verdict
-                           << ": " << starter.summary;
-    record(name, spec->starter, "fail|fault", starter, starterOk ? "" : starter.summary);
-  }
+        const RunReport starter = runSource(folder, *spec, spec->starter);
+        const bool starterOk = starter.verdict == "fail" || starter.verdict == "fault";
+        EXPECT_TRUE(starterOk) << name << ": the starter should compile and fail (unfinished), got " << starter.verdict
+                               << ": " << starter.summary;
+        record(name, spec->starter, "fail|fault", starter, starterOk ? "" : starter.summary);
+    }
 }
 
 } // namespace
 
-int main(int argc, char **argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  tkm::worker::ClientOptions options;
-  options.workerPath = workerPath();
-  options.deadline = std::chrono::milliseconds(30000);
-  g_client = std::make_unique<tkm::worker::Client>(options);
-  const auto devices = g_client->devices();
-  if (!devices) {
-    std::printf("SKIPPED: the engine worker could not list devices: %s\n", devices.error().message.c_str());
-    return 77;
-  }
-  if (!devices->contains("devices") || (*devices)["devices"].empty()) {
-    const std::string why = devices->contains("error") ? (*devices)["error"].dump() : "no NVIDIA GPU found";
-    std::printf("SKIPPED: %s\n", why.c_str());
-    return 77;
-  }
-  const int status = RUN_ALL_TESTS();
-  std::printf("\n%-42s %-30s %-22s %-14s %s\n", "exercise", "source", "expected", "verdict", "result");
-  for (const std::string &line : g_table) {
-    std::printf("%s\n", line.c_str());
-  }
-  g_client.reset();
-  return status;
+int main(int argc, char** argv)
+{
+    ::testing::InitGoogleTest(&argc, argv);
+    tkm::worker::ClientOptions options;
+    options.workerPath = workerPath();
+    options.deadline = std::chrono::milliseconds(30000);
+    g_client = std::make_unique<tkm::worker::Client>(options);
+    const auto devices = g_client->devices();
+    if (!devices) {
+        std::printf("SKIPPED: the engine worker could not list devices: %s\n", devices.error().message.c_str());
+        return 77;
+    }
+    if (!devices->contains("devices") || (*devices)["devices"].empty()) {
+        const nlohmann::json error = devices->value("error", nlohmann::json::object());
+        const std::string why = error.contains("message") ? error["message"].get<std::string>() : "no NVIDIA GPU found";
+        std::printf("SKIPPED: %s\n", why.c_str());
+        return 77;
+    }
+    const int status = RUN_ALL_TESTS();
+    std::printf("\n%-42s %-30s %-22s %-14s %s\n", "exercise", "source", "expected", "verdict", "result");
+    for (const std::string& line : g_table) {
+        std::printf("%s\n", line.c_str());
+    }
+    g_client.reset();
+    return status;
 }

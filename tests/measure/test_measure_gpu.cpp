@@ -15,7 +15,9 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cstdio>
+#include <execinfo.h>
 #include <cstdlib>
 #include <memory>
 
@@ -283,8 +285,20 @@ TEST(MeasureGpu, AutotuneNamesAWinnerPerShape)
                     (long long)w.config.at("NUM_WARPS"), w.medianMs, w.speedupOverSlowest);
 }
 
+/// Prints a raw backtrace on a crash (resolve with addr2line against the unstripped build).
+void onCrash(int sig)
+{
+    void* frames[64];
+    const int n = backtrace(frames, 64);
+    std::fprintf(stderr, "CRASH: signal %d, backtrace:\n", sig);
+    backtrace_symbols_fd(frames, n, 2);
+    std::_Exit(128 + sig);
+}
+
 int main(int argc, char** argv)
 {
+    std::signal(SIGSEGV, onCrash);
+    std::signal(SIGABRT, onCrash);
     ::testing::InitGoogleTest(&argc, argv);
     const cuda::Driver& drv = cuda::Driver::instance();
     if (!drv.ready() || cuda::deviceCount() == 0) {

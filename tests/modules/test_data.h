@@ -7,11 +7,12 @@
 namespace tkm::test {
 
 /// tests/data of this checkout.
-inline std::filesystem::path dataDir() {
-  if (const char *env = std::getenv("TKM_TEST_DATA"); env && *env) {
-    return env;
-  }
-  return std::filesystem::path(TKM_SOURCE_DIR) / "tests" / "data";
+inline std::filesystem::path dataDir()
+{
+    if (const char* env = std::getenv("TKM_TEST_DATA"); env && *env) {
+        return env;
+    }
+    return std::filesystem::path(TKM_SOURCE_DIR) / "tests" / "data";
 }
 
 } // namespace tkm::test

@@ -276,6 +276,25 @@ TEST_F(StoreTest, PositionResumesAcrossReopen)
     EXPECT_EQ(reopened->quizAnswers()->front().questionId, "q3");
 }
 
+TEST_F(StoreTest, RecordedRangeAndLatestDeviceSummariseTheStore)
+{
+    EXPECT_FALSE(store().recordedRange()->has_value());
+    EXPECT_EQ(*store().latestDevice(), "");
+    ASSERT_TRUE(store().recordQuizAnswer({0, kQuiz, "q1", {0}, true, 5'000}));
+    ASSERT_TRUE(store().addTimeSpent(kExercise, 2.0, 9'000)); // 7 s .. 9 s
+    KernelRun gpu = kernelRunFromReport(kExercise, "s", test::sampleReport("pass", 1, 1));
+    gpu.atMs = 3'000;
+    ASSERT_TRUE(store().recordKernelRun(gpu));
+    KernelRun noGpu = kernelRunFromReport(kExercise, "s", nlohmann::json{{"verdict", "compiled"}});
+    noGpu.atMs = 8'000;
+    ASSERT_TRUE(store().recordKernelRun(noGpu));
+    auto range = store().recordedRange();
+    ASSERT_TRUE(range && range->has_value());
+    EXPECT_EQ((*range)->first, 3'000);
+    EXPECT_EQ((*range)->second, 9'000);
+    EXPECT_EQ(*store().latestDevice(), "NVIDIA H200");
+}
+
 class ResetTest : public StoreTest
 {
 protected:

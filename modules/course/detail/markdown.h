@@ -13,10 +13,10 @@ namespace tkm::course::detail {
 
 /// Parses a lesson page's text. Problems go to `diagnostics` with `file` and the 1-based line (and the column
 /// of the bad token where there is one); returns nullopt when any error was found in this page.
-std::optional<Lesson> parseLessonText(std::string_view text, const std::filesystem::path &file,
-                                      std::vector<Diagnostic> &diagnostics);
+std::optional<Lesson> parseLessonText(std::string_view text, const std::filesystem::path& file,
+                                      std::vector<Diagnostic>& diagnostics);
 
 /// Reads `file` and parses it as a lesson page (a missing file is a diagnostic).
-std::optional<Lesson> loadLessonFile(const std::filesystem::path &file, std::vector<Diagnostic> &diagnostics);
+std::optional<Lesson> loadLessonFile(const std::filesystem::path& file, std::vector<Diagnostic>& diagnostics);
 
 } // namespace tkm::course::detail

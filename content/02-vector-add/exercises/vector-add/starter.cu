@@ -5,4 +5,5 @@ extern "C" __global__ void vector_add(const float* __restrict__ x, const float* 
 {
     const long long pid = blockIdx.x;  // tl.program_id(0)
     // TODO: walk this program's tile with the block's threads, mask with offset < n, and store x + y.
+    (void)pid;
 }

@@ -1,0 +1,156 @@
+#include "app/progress/reportdata.h"
+
+#include <QCoreApplication>
+
+#include <cmath>
+
+namespace tkm::app {
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+QDateTime utcFromMs(int64_t ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
+}
+
+std::optional<double> bytesOf(const nlohmann::json& object)
+{
+    const auto read = object.find("dram_read_bytes");
+    const auto stored = object.find("stored_bytes");
+    if (read == object.end() || stored == object.end() || !read->is_number() || !stored->is_number())
+        return std::nullopt;
+    return read->get<double>() + stored->get<double>();
+}
+
+QList<BaselineFigures> baselinesOf(const nlohmann::json& report)
+{
+    QList<BaselineFigures> out;
+    if (!report.is_object() || !report.contains("baselines") || !report["baselines"].is_array())
+        return out;
+    for (const auto& b : report["baselines"]) {
+        if (!b.is_object() || !b.contains("median_ms") || !b["median_ms"].is_number())
+            continue;
+        out.append({qs(b.value("name", std::string("baseline"))), b["median_ms"].get<double>(), bytesOf(b)});
+    }
+    return out;
+}
+
+} // namespace
+
+int ReportData::modulesComplete() const
+{
+    int n = 0;
+    for (const auto& m : modules)
+        n += m.complete ? 1 : 0;
+    return n;
+}
+
+int ReportData::exercisesPassed() const
+{
+    int n = 0;
+    for (const auto& e : exercises)
+        n += e.passed ? 1 : 0;
+    return n;
+}
+
+std::optional<double> ReportData::quizAccuracy() const
+{
+    int answers = 0;
+    int right = 0;
+    for (const auto& m : modules) {
+        answers += m.quizAnswers;
+        right += m.quizCorrectAnswers;
+    }
+    if (answers == 0)
+        return std::nullopt;
+    return static_cast<double>(right) / answers;
+}
+
+progress::Expected<ReportData> collectReportData(const progress::Store& store,
+                                                 const std::vector<progress::ModuleOutline>& course,
+                                                 const QString& learnerName,
+                                                 const QMap<QString, SolutionFigures>& solutions)
+{
+    ReportData data;
+    data.learnerName = learnerName;
+    data.generatedUtc = QDateTime::currentDateTimeUtc();
+    auto modules = progress::courseProgress(store, course);
+    if (!modules)
+        return modules.error();
+    data.modules = std::move(*modules);
+    auto review = progress::reviewList(store, course);
+    if (!review)
+        return review.error();
+    data.review = std::move(*review);
+    auto device = store.latestDevice();
+    if (!device)
+        return device.error();
+    data.device = qs(*device);
+    auto range = store.recordedRange();
+    if (!range)
+        return range.error();
+    if (range->has_value()) {
+        data.firstUtc = utcFromMs((*range)->first);
+        data.lastUtc = utcFromMs((*range)->second);
+    }
+    for (const auto& m : data.modules) {
+        data.secondsSpent += m.secondsSpent;
+        for (const auto& a : m.activities) {
+            if (a.kind != course::ActivityKind::Exercise)
+                continue;
+            ExerciseRow row;
+            row.moduleId = qs(m.moduleId);
+            row.activityId = qs(a.activityId);
+            row.title = qs(a.title);
+            row.runs = a.attempts;
+            row.passed = a.bestRun.has_value();
+            const progress::Scope scope{m.moduleId, a.activityId};
+            auto history = store.runHistory(scope);
+            if (!history)
+                return history.error();
+            if (!history->empty())
+                row.lastVerdict = qs(history->front().verdict);
+            if (a.bestRun) {
+                auto whole = store.run(a.bestRun->id);
+                if (!whole)
+                    return whole.error();
+                row.baselines = baselinesOf(whole->report);
+                row.best = std::move(*whole);
+            }
+            auto help = store.helpViews(scope);
+            if (!help)
+                return help.error();
+            for (const auto& h : *help) {
+                row.hintsViewed += h.kind == progress::HelpKind::Hint ? 1 : 0;
+                row.solutionViewed = row.solutionViewed || h.kind == progress::HelpKind::Solution;
+            }
+            const auto solution = solutions.find(row.moduleId + QLatin1Char('/') + row.activityId);
+            if (solution != solutions.end())
+                row.solution = *solution;
+            data.exercises.push_back(std::move(row));
+        }
+    }
+    return data;
+}
+
+QString formatDuration(double seconds)
+{
+    const auto total = static_cast<long long>(std::llround(std::max(0.0, seconds)));
+    if (total < 60)
+        return QStringLiteral("%1 s").arg(total);
+    const long long minutes = total / 60;
+    if (minutes < 60)
+        return QStringLiteral("%1 min").arg(minutes);
+    return QStringLiteral("%1 h %2 min").arg(minutes / 60).arg(minutes % 60, 2, 10, QLatin1Char('0'));
+}
+
+QString formatFraction(double fraction)
+{
+    return QStringLiteral("%1 %").arg(std::lround(fraction * 100.0));
+}
+
+} // namespace tkm::app

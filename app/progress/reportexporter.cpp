@@ -1,0 +1,269 @@
+#include "app/progress/reportexporter.h"
+
+#include "app/progress/reportcharts.h"
+#include "app/results/reportformat.h"
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QTextStream>
+#include <QUrl>
+
+#include <cstdio>
+
+namespace tkm::app {
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("tkm::app::ReportExporter", text);
+}
+QString esc(const QString& s)
+{
+    return s.toHtmlEscaped();
+}
+QString esc(const std::string& s)
+{
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+QString dash()
+{
+    return QStringLiteral("—");
+}
+
+QString dateText(const QDateTime& utc)
+{
+    return utc.isValid() ? utc.toString(QStringLiteral("yyyy-MM-dd HH:mm")) + QStringLiteral(" UTC") : dash();
+}
+
+QString optPercent(const std::optional<double>& fraction)
+{
+    return fraction ? formatFraction(*fraction) : dash();
+}
+
+QString pngDataUrl(const QImage& image)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return QStringLiteral("data:image/png;base64,") + QString::fromLatin1(bytes.toBase64());
+}
+
+QString chartUrl(int index)
+{
+    return QStringLiteral("chart:%1").arg(index);
+} // -1: scores chart
+
+QString verdictText(const QString& verdict)
+{
+    return verdict.isEmpty() ? dash() : verdictTitle(verdict);
+}
+
+/// "1.32× slower" / "0.95× (faster)" against the solution's time.
+QString versusSolution(const ExerciseRow& e)
+{
+    if (!e.best || !e.best->medianMs || !e.solution || e.solution->medianMs <= 0.0)
+        return dash();
+    const double ratio = *e.best->medianMs / e.solution->medianMs;
+    return QStringLiteral("%1×").arg(ratio, 0, 'f', 2);
+}
+
+const char* kStyle = "body{font-family:sans-serif;font-size:10pt;color:#111}"
+                     "h1{font-size:18pt;margin-bottom:4px}h2{font-size:13pt;margin-top:18px;border-bottom:1px solid "
+                     "#888}table{border-collapse:collapse}th{background:#e8eef6;text-align:left}"
+                     "td,th{border:1px solid #aaa;padding:3px 6px}td.n{text-align:right}.muted{color:#555}";
+
+} // namespace
+
+ReportExporter::ReportExporter(ReportData data) : m_data(std::move(data))
+{
+    m_scores = renderScoresChart(m_data);
+    for (const ExerciseRow& e : m_data.exercises)
+        m_exerciseCharts.append(renderExerciseChart(e));
+}
+
+QString ReportExporter::html(bool embedImages) const
+{
+    const auto src = [&](int index) {
+        if (!embedImages)
+            return chartUrl(index);
+        return pngDataUrl(index < 0 ? m_scores : m_exerciseCharts[index]);
+    };
+    const ReportData& d = m_data;
+    QString h;
+    QTextStream out(&h);
+    out << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" << esc(tr("Progress report"))
+        << "</title><style>" << kStyle << "</style></head><body>";
+    out << "<h1>" << esc(tr("Triton Kernel Mastery — progress report")) << "</h1>";
+    out << "<table>";
+    const auto fact = [&](const QString& k, const QString& v) {
+        out << "<tr><th>" << esc(k) << "</th><td>" << esc(v) << "</td></tr>";
+    };
+    fact(tr("Learner"), d.learnerName.isEmpty() ? tr("(no name set)") : d.learnerName);
+    fact(tr("Period"), dateText(d.firstUtc) + QStringLiteral(" – ") + dateText(d.lastUtc));
+    fact(tr("Generated"), dateText(d.generatedUtc));
+    fact(tr("Device"), d.device.isEmpty() ? tr("no GPU run recorded") : d.device);
+    fact(tr("Modules complete"), QStringLiteral("%1 / %2").arg(d.modulesComplete()).arg(d.modules.size()));
+    fact(tr("Exercises passed"), QStringLiteral("%1 / %2").arg(d.exercisesPassed()).arg(d.exercises.size()));
+    fact(tr("Quiz accuracy"), optPercent(d.quizAccuracy()));
+    fact(tr("Time spent"), formatDuration(d.secondsSpent));
+    out << "</table>";
+
+    out << "<h2>" << esc(tr("Modules")) << "</h2><table><tr><th>" << esc(tr("Module")) << "</th><th>"
+        << esc(tr("Completion")) << "</th><th>" << esc(tr("Quiz accuracy")) << "</th><th>" << esc(tr("Questions right"))
+        << "</th><th>" << esc(tr("Bugs found")) << "</th><th>" << esc(tr("Exercises passed")) << "</th><th>"
+        << esc(tr("Time")) << "</th></tr>";
+    for (const auto& m : d.modules) {
+        out << "<tr><td>" << esc(m.title) << "</td><td class=\"n\">" << formatFraction(m.fraction()) << " ("
+            << m.itemsDone << "/" << m.itemsTotal << ")</td><td class=\"n\">" << optPercent(m.quizAccuracy())
+            << "</td><td class=\"n\">" << m.questionsRight << "/" << m.questionsTotal << "</td><td class=\"n\">"
+            << m.bugsFound << "/" << m.bugsTotal << "</td><td class=\"n\">" << m.exercisesPassed << "/"
+            << m.exercisesTotal << "</td><td class=\"n\">" << formatDuration(m.secondsSpent) << "</td></tr>";
+    }
+    out << "</table><p><img src=\"" << src(-1) << "\" width=\"600\"></p>";
+
+    out << "<h2>" << esc(tr("Exercises")) << "</h2><table><tr><th>" << esc(tr("Exercise")) << "</th><th>"
+        << esc(tr("Runs")) << "</th><th>" << esc(tr("Status")) << "</th><th>" << esc(tr("Best time")) << "</th><th>"
+        << esc(tr("Bandwidth")) << "</th><th>" << esc(tr("% of ceiling")) << "</th><th>" << esc(tr("DRAM efficiency"))
+        << "</th><th>" << esc(tr("Solution")) << "</th><th>" << esc(tr("vs solution")) << "</th></tr>";
+    for (const ExerciseRow& e : d.exercises) {
+        const auto& b = e.best;
+        out << "<tr><td>" << esc(e.title) << "</td><td class=\"n\">" << e.runs << "</td><td>"
+            << esc(e.passed ? tr("Passed") : (e.runs ? verdictText(e.lastVerdict) : tr("Not tried")))
+            << "</td><td class=\"n\">" << (b && b->medianMs ? formatMs(*b->medianMs) : dash())
+            << "</td><td class=\"n\">" << (b && b->achievedGbps ? formatGbps(*b->achievedGbps) : dash())
+            << "</td><td class=\"n\">" << (b ? optPercent(b->ceilingFraction()) : dash()) << "</td><td class=\"n\">"
+            << (b ? optPercent(b->dramEfficiency()) : dash()) << "</td><td class=\"n\">"
+            << (e.solution ? formatMs(e.solution->medianMs) : dash()) << "</td><td class=\"n\">" << versusSolution(e)
+            << "</td></tr>";
+    }
+    out << "</table>";
+    for (int i = 0; i < m_exerciseCharts.size(); ++i) {
+        if (!m_exerciseCharts[i].isNull())
+            out << "<p><img src=\"" << src(i) << "\" width=\"600\"></p>";
+    }
+
+    out << "<h2>" << esc(tr("Weak topics")) << "</h2>";
+    if (d.review.empty())
+        out << "<p>" << esc(tr("Nothing to review: every question, bug and exercise tried so far was solved."))
+            << "</p>";
+    for (const auto& m : d.review) {
+        out << "<h3>" << esc(m.title) << "</h3><ul>";
+        for (const auto& item : m.items) {
+            out << "<li>" << esc(item.activityTitle);
+            if (!item.questionId.empty())
+                out << " — " << esc(tr("question")) << " " << esc(item.questionId);
+            out << " <span class=\"muted\">(" << esc(QString::fromUtf8(progress::reviewReasonLabel(item.reason)))
+                << ", " << item.misses << " " << esc(item.misses == 1 ? tr("miss") : tr("misses"));
+            if (!item.lastVerdict.empty())
+                out << ", " << esc(tr("last run")) << ": "
+                    << esc(verdictText(QString::fromStdString(item.lastVerdict)));
+            out << ")</span></li>";
+        }
+        out << "</ul>";
+    }
+    out << "</body></html>";
+    return h;
+}
+
+std::unique_ptr<QTextDocument> ReportExporter::document() const
+{
+    auto doc = std::make_unique<QTextDocument>();
+    doc->addResource(QTextDocument::ImageResource, QUrl(chartUrl(-1)), m_scores);
+    for (int i = 0; i < m_exerciseCharts.size(); ++i) {
+        if (!m_exerciseCharts[i].isNull())
+            doc->addResource(QTextDocument::ImageResource, QUrl(chartUrl(i)), m_exerciseCharts[i]);
+    }
+    doc->setHtml(html(false));
+    doc->setMetaInformation(QTextDocument::DocumentTitle, tr("Progress report"));
+    return doc;
+}
+
+bool ReportExporter::writeHtml(const QString& path, QString* error) const
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = tr("Could not write %1 (%2). Choose another folder.").arg(path, file.errorString());
+        return false;
+    }
+    file.write(html(true).toUtf8());
+    if (!file.commit()) {
+        if (error)
+            *error = tr("Could not write %1 (%2). Check the free space.").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool ReportExporter::writePdf(const QString& path, QPageSize::PageSizeId page, QString* error) const
+{
+    {
+        QFile probe(path);
+        if (!probe.open(QIODevice::WriteOnly)) {
+            if (error)
+                *error = tr("Could not write %1 (%2). Choose another folder.").arg(path, probe.errorString());
+            return false;
+        }
+    }
+    QPdfWriter writer(path);
+    writer.setPageSize(QPageSize(page));
+    writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
+    writer.setResolution(300);
+    writer.setTitle(tr("Triton Kernel Mastery — progress report"));
+    writer.setCreator(QStringLiteral("Triton Kernel Mastery"));
+    auto doc = document();
+    doc->print(&writer);
+    return true;
+}
+
+bool ReportExporter::write(const QString& path, QPageSize::PageSizeId page, QString* error) const
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("pdf"))
+        return writePdf(path, page, error);
+    if (suffix == QLatin1String("html") || suffix == QLatin1String("htm"))
+        return writeHtml(path, error);
+    if (error)
+        *error = tr("Cannot tell the report format from %1: give a file name ending in .pdf or .html.").arg(path);
+    return false;
+}
+
+std::optional<QPageSize::PageSizeId> parsePageSize(const QString& name)
+{
+    const QString n = name.trimmed().toLower();
+    if (n == QLatin1String("a4"))
+        return QPageSize::A4;
+    if (n == QLatin1String("letter"))
+        return QPageSize::Letter;
+    return std::nullopt;
+}
+
+int runExportReportCommand(const ExportReportCommand& command, const std::vector<progress::ModuleOutline>& course)
+{
+    const auto fail = [](const QString& sentence) {
+        std::fprintf(stderr, "tkm: %s\n", sentence.toLocal8Bit().constData());
+        return 1;
+    };
+    if (!QFileInfo::exists(command.databasePath))
+        return fail(tr("There is no progress database at %1 yet: study in the app first, or give one with --db PATH.")
+                        .arg(command.databasePath));
+    auto store = progress::Store::open(command.databasePath.toStdString());
+    if (!store)
+        return fail(QString::fromStdString(store.error().message));
+    if (!store->openReport().notice.empty())
+        return fail(QString::fromStdString(store->openReport().notice));
+    auto data = collectReportData(*store, course, command.learnerName);
+    if (!data)
+        return fail(QString::fromStdString(data.error().message));
+    QString error;
+    if (!ReportExporter(std::move(*data)).write(command.file, command.page, &error))
+        return fail(error);
+    return 0;
+}
+
+} // namespace tkm::app

@@ -1,0 +1,13 @@
+// Bug: a typo in the mask's name; NVRTC must point at line 9, column 13.
+extern "C" __global__ void vector_add(const float* __restrict__ x, const float* __restrict__ y,
+                                      float* __restrict__ out, int n)
+{
+    const long long block_start = static_cast<long long>(blockIdx.x) * BLOCK_SIZE;
+    for (int i = threadIdx.x; i < BLOCK_SIZE; i += blockDim.x) {
+        const long long offset = block_start + i;
+        const bool mask = offset < n;
+        if (msk) {
+            out[offset] = x[offset] + y[offset];
+        }
+    }
+}
