@@ -6,8 +6,11 @@
 #include "app/results/reportformat.h"
 
 #include <QEvent>
+#include <QMap>
+#include <QStringList>
 
 #include <algorithm>
+#include <utility>
 
 namespace tkm::app {
 

@@ -2,6 +2,7 @@
 
 #include "app/results/reportformat.h"
 
+#include <QCoreApplication>
 #include <QFont>
 #include <QFontMetrics>
 #include <QPainter>

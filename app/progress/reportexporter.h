@@ -6,6 +6,8 @@
 
 #include "app/progress/reportdata.h"
 
+#include <QImage>
+#include <QList>
 #include <QPageSize>
 #include <QString>
 #include <QTextDocument>

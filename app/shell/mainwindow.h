@@ -6,8 +6,10 @@
 #include "app/course/activitystate.h"
 
 #include <QHash>
+#include <QJsonObject>
 #include <QMainWindow>
 
+#include <functional>
 #include <memory>
 #include <vector>
 

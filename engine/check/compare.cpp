@@ -33,8 +33,7 @@ std::string plural(int64_t n, const char* one, const char* many)
 }
 
 // Row-major walk over logical elements with the storage offset, without a division per element.
-template <class F>
-void forEachElement(const problem::ArgInstance& arg, F&& f)
+template <class F> void forEachElement(const problem::ArgInstance& arg, F&& f)
 {
     const std::size_t r = arg.shape.size();
     std::array<int64_t, 8> idx{};
@@ -212,7 +211,8 @@ std::string caseMessage(const problem::ProblemInstance& inst, const std::vector<
         };
         const std::string of = " of " + std::to_string(c.checked) + " elements of `" + c.buffer + "`";
         if (c.unwritten > 0) {
-            std::string s = std::to_string(c.unwritten) + of + " were never written (first at " + at(c.firstUnwritten) + ")";
+            std::string s =
+                std::to_string(c.unwritten) + of + " were never written (first at " + at(c.firstUnwritten) + ")";
             if (c.unwritten == c.checked) {
                 s += ": does the kernel store its result at all?";
             } else if (arg && c.firstUnwritten > 0 && c.firstUnwritten + c.unwritten == c.checked) {
@@ -236,8 +236,8 @@ std::string caseMessage(const problem::ProblemInstance& inst, const std::vector<
                             number(c.atol) + " + rtol " + number(c.rtol) + "·|expected|";
             for (const auto& m : c.firstMismatches) {
                 if (!m.unwritten && !std::isnan(m.got)) {
-                    s += " (first at " + (m.index.size() == 1 ? "index " + std::to_string(m.linear)
-                                                               : "index " + formatIndex(m.index)) +
+                    s += " (first at " +
+                         (m.index.size() == 1 ? "index " + std::to_string(m.linear) : "index " + formatIndex(m.index)) +
                          ": got " + number(m.got) + ", expected " + number(m.expected) + ")";
                     break;
                 }
@@ -245,8 +245,8 @@ std::string caseMessage(const problem::ProblemInstance& inst, const std::vector<
             parts.push_back(s);
         }
         if (c.canaryBeforeStart > 0) {
-            parts.push_back("the kernel wrote " + plural(c.canaryBeforeStart, "byte", "bytes") + " before the start of `" +
-                            c.buffer + "` (nearest " + std::to_string(c.firstCanaryOffset) +
+            parts.push_back("the kernel wrote " + plural(c.canaryBeforeStart, "byte", "bytes") +
+                            " before the start of `" + c.buffer + "` (nearest " + std::to_string(c.firstCanaryOffset) +
                             " bytes before it): a negative offset?");
         }
     }

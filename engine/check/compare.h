@@ -36,22 +36,22 @@ struct Mismatch
 /// Result of checking one output buffer in one case (run-report cases[i].outputs[j]).
 struct OutputCheck
 {
-    std::string buffer;            ///< parameter name
-    int64_t checked = 0;           ///< logical elements compared
-    int64_t mismatches = 0;        ///< elements that fail (includes unwritten and NaN)
-    int64_t unwritten = 0;         ///< elements still holding poison
-    int64_t firstUnwritten = -1;   ///< row-major logical index, −1 when none
-    int64_t nan = 0;               ///< learner NaNs (not poison)
-    int64_t firstNan = -1;         ///< row-major logical index, −1 when none
-    int64_t inf = 0;               ///< learner ±inf
-    int64_t referenceNan = 0;      ///< reference NaNs (an exercise bug)
-    double maxAbsError = 0;        ///< over written, finite, non-NaN elements
-    double maxRelError = 0;        ///< |got − ref| / |ref| over the same, where ref ≠ 0
-    double atol = 0;               ///< effective (scaled) atol
-    double rtol = 0;               ///< rtol
+    std::string buffer;                    ///< parameter name
+    int64_t checked = 0;                   ///< logical elements compared
+    int64_t mismatches = 0;                ///< elements that fail (includes unwritten and NaN)
+    int64_t unwritten = 0;                 ///< elements still holding poison
+    int64_t firstUnwritten = -1;           ///< row-major logical index, −1 when none
+    int64_t nan = 0;                       ///< learner NaNs (not poison)
+    int64_t firstNan = -1;                 ///< row-major logical index, −1 when none
+    int64_t inf = 0;                       ///< learner ±inf
+    int64_t referenceNan = 0;              ///< reference NaNs (an exercise bug)
+    double maxAbsError = 0;                ///< over written, finite, non-NaN elements
+    double maxRelError = 0;                ///< |got − ref| / |ref| over the same, where ref ≠ 0
+    double atol = 0;                       ///< effective (scaled) atol
+    double rtol = 0;                       ///< rtol
     std::vector<Mismatch> firstMismatches; ///< first ≤ kMaxListed in row-major order
-    int64_t canaryBeforeStart = 0; ///< canary bytes changed before the buffer (0 when not checked)
-    int64_t firstCanaryOffset = 0; ///< of the damaged byte nearest the buffer: bytes before the start (≥ 1)
+    int64_t canaryBeforeStart = 0;         ///< canary bytes changed before the buffer (0 when not checked)
+    int64_t firstCanaryOffset = 0;         ///< of the damaged byte nearest the buffer: bytes before the start (≥ 1)
 
     /// No mismatches and no canary damage.
     bool pass() const { return mismatches == 0 && canaryBeforeStart == 0; }
@@ -74,9 +74,9 @@ void addCanaryDamage(OutputCheck& check, std::span<const std::byte> zone);
 /// Bitwise comparison of two launches' output images over logical elements.
 struct DeterminismCheck
 {
-    std::string buffer;      ///< parameter name
-    int64_t differing = 0;   ///< logical elements whose bits differ
-    int64_t firstIndex = -1; ///< row-major logical index of the first, −1 when identical
+    std::string buffer;               ///< parameter name
+    int64_t differing = 0;            ///< logical elements whose bits differ
+    int64_t firstIndex = -1;          ///< row-major logical index of the first, −1 when identical
     std::vector<int64_t> firstCoords; ///< its coordinates
     /// Both launches gave identical bits.
     bool identical() const { return differing == 0; }

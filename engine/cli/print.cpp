@@ -19,7 +19,8 @@ std::string sizes(const std::map<std::string, int64_t>& s)
 std::string verdictWord(const std::string& v)
 {
     std::string up = v;
-    std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    std::transform(up.begin(), up.end(), up.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     return up;
 }
 
@@ -74,8 +75,8 @@ std::string formatReport(const report::RunReport& r)
                            r.fault->cudaError, r.fault->message);
     }
     if (r.timing) {
-        out += fmt::format("timing    median {:.4f} ms (p20 {:.4f}, p80 {:.4f}, min {:.4f}; {} samples{})", r.timing->medianMs,
-                           r.timing->p20Ms, r.timing->p80Ms, r.timing->minMs, r.timing->samples,
+        out += fmt::format("timing    median {:.4f} ms (p20 {:.4f}, p80 {:.4f}, min {:.4f}; {} samples{})",
+                           r.timing->medianMs, r.timing->p20Ms, r.timing->p80Ms, r.timing->minMs, r.timing->samples,
                            r.timing->settled ? "" : ", not settled");
         if (r.timing->achievedGbps) {
             out += fmt::format(", {:.0f} GB/s", *r.timing->achievedGbps);
@@ -106,14 +107,13 @@ std::string formatDevices(const nlohmann::json& j)
     std::string out;
     const auto& list = j.contains("devices") ? j["devices"] : nlohmann::json::array();
     for (const auto& d : list) {
-        out += fmt::format("GPU {}: {}  cc {} ({}), {} SMs, L2 {:.0f} MiB, memory {:.1f} GiB, theoretical DRAM "
-                           "bandwidth {:.0f} GB/s (2 × {} MHz × {} bit / 8), driver {}\n",
-                           d.value("ordinal", 0), d.value("name", std::string("?")), d.value("cc", std::string("?")),
-                           d.value("arch", std::string("?")), d.value("sms", 0),
-                           d.value("l2_bytes", 0.0) / (1024.0 * 1024.0),
-                           d.value("memory_bytes", 0.0) / (1024.0 * 1024.0 * 1024.0),
-                           d.value("theoretical_gbps", 0.0), d.value("memory_clock_khz", 0) / 1000,
-                           d.value("bus_width_bits", 0), d.value("driver", std::string("?")));
+        out += fmt::format(
+            "GPU {}: {}  cc {} ({}), {} SMs, L2 {:.0f} MiB, memory {:.1f} GiB, theoretical DRAM "
+            "bandwidth {:.0f} GB/s (2 × {} MHz × {} bit / 8), driver {}\n",
+            d.value("ordinal", 0), d.value("name", std::string("?")), d.value("cc", std::string("?")),
+            d.value("arch", std::string("?")), d.value("sms", 0), d.value("l2_bytes", 0.0) / (1024.0 * 1024.0),
+            d.value("memory_bytes", 0.0) / (1024.0 * 1024.0 * 1024.0), d.value("theoretical_gbps", 0.0),
+            d.value("memory_clock_khz", 0) / 1000, d.value("bus_width_bits", 0), d.value("driver", std::string("?")));
     }
     if (j.contains("error") && j["error"].is_object()) {
         out += j["error"].value("message", std::string("No GPU.")) + "\n";

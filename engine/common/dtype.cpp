@@ -16,9 +16,9 @@ struct DTypeInfo
 };
 
 constexpr DTypeInfo kInfo[] = {
-    {DType::F16, 2, "f16", "__half"},   {DType::BF16, 2, "bf16", "__nv_bfloat16"},
-    {DType::F32, 4, "f32", "float"},    {DType::F64, 8, "f64", "double"},
-    {DType::I32, 4, "i32", "int"},      {DType::I64, 8, "i64", "long long"},
+    {DType::F16, 2, "f16", "__half"}, {DType::BF16, 2, "bf16", "__nv_bfloat16"},
+    {DType::F32, 4, "f32", "float"},  {DType::F64, 8, "f64", "double"},
+    {DType::I32, 4, "i32", "int"},    {DType::I64, 8, "i64", "long long"},
 };
 
 const DTypeInfo& info(DType t)
@@ -89,8 +89,7 @@ double smallFloatToDouble(uint16_t bits, int expBits, int mantBits)
     return negative ? -v : v;
 }
 
-template <class I>
-I saturate(double x)
+template <class I> I saturate(double x)
 {
     if (std::isnan(x)) {
         return 0;
@@ -180,7 +179,9 @@ void storeAs(DType t, double x, std::byte* dst)
         std::memcpy(dst, &f, 4);
         return;
     }
-    case DType::F64: std::memcpy(dst, &x, 8); return;
+    case DType::F64:
+        std::memcpy(dst, &x, 8);
+        return;
     case DType::I32: {
         const auto i = saturate<int32_t>(x);
         std::memcpy(dst, &i, 4);
@@ -237,12 +238,18 @@ double roundToDType(DType t, double x)
 uint64_t poisonBits(DType t)
 {
     switch (t) {
-    case DType::F16: return 0x7EADu;
-    case DType::BF16: return 0x7FEDu;
-    case DType::F32: return 0x7FC0DEADu;
-    case DType::F64: return 0x7FF8DEADBEEFDEADull;
-    case DType::I32: return 0x7EADBEEFu;
-    case DType::I64: return 0x7EADBEEF7EADBEEFull;
+    case DType::F16:
+        return 0x7EADu;
+    case DType::BF16:
+        return 0x7FEDu;
+    case DType::F32:
+        return 0x7FC0DEADu;
+    case DType::F64:
+        return 0x7FF8DEADBEEFDEADull;
+    case DType::I32:
+        return 0x7EADBEEFu;
+    case DType::I64:
+        return 0x7EADBEEF7EADBEEFull;
     }
     return 0;
 }

@@ -64,8 +64,7 @@ Expected<std::string> readTextFile(const std::filesystem::path& path)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        return makeError(ErrorKind::Io,
-                         "cannot read " + path.string() + ": " + std::strerror(errno));
+        return makeError(ErrorKind::Io, "cannot read " + path.string() + ": " + std::strerror(errno));
     }
     std::ostringstream ss;
     ss << in.rdbuf();
@@ -82,12 +81,12 @@ Status writeFileAtomic(const std::filesystem::path& path, std::string_view bytes
     if (path.has_parent_path()) {
         std::filesystem::create_directories(path.parent_path(), ec);
         if (ec) {
-            return makeError(ErrorKind::Io, "cannot create folder " + path.parent_path().string() + ": " +
-                                                ec.message());
+            return makeError(ErrorKind::Io,
+                             "cannot create folder " + path.parent_path().string() + ": " + ec.message());
         }
     }
-    const std::filesystem::path tmp = path.string() + ".tmp." + std::to_string(::getpid()) + "." +
-                                      std::to_string(counter.fetch_add(1));
+    const std::filesystem::path tmp =
+        path.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out) {
@@ -105,8 +104,7 @@ Status writeFileAtomic(const std::filesystem::path& path, std::string_view bytes
     if (ec) {
         std::error_code ignored;
         std::filesystem::remove(tmp, ignored);
-        return makeError(ErrorKind::Io, "cannot rename " + tmp.string() + " to " + path.string() + ": " +
-                                            ec.message());
+        return makeError(ErrorKind::Io, "cannot rename " + tmp.string() + " to " + path.string() + ": " + ec.message());
     }
     return {};
 }

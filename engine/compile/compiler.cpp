@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <filesystem>
 #include <dlfcn.h>
+#include <filesystem>
 #include <mutex>
 #include <regex>
 
@@ -165,7 +165,8 @@ engine::Expected<CompileResult> compileKernel(const CompileRequest& req)
     all.push_back("--ptxas-options=-v");
 
     const std::string pre = prelude(req);
-    const std::string post = req.signature.empty() ? std::string() : detail::signaturePostlude(req.kernel, req.signature);
+    const std::string post =
+        req.signature.empty() ? std::string() : detail::signaturePostlude(req.kernel, req.signature);
     const std::string text = pre + req.source + "\n" + post;
 
     engine::Hasher key;

@@ -35,55 +35,55 @@ struct Diagnostic
 /// Resource usage reported by ptxas (-v) for the entry kernel.
 struct Resources
 {
-    bool known = false;             ///< false when the log had no ptxas info line for the kernel
-    int registers = 0;              ///< per thread
-    int64_t sharedBytes = 0;        ///< static shared memory [bytes]
-    int64_t localBytes = 0;         ///< stack frame [bytes]
-    int64_t spillStoresBytes = 0;   ///< [bytes]
-    int64_t spillLoadsBytes = 0;    ///< [bytes]
-    int64_t constantBytes = 0;      ///< cmem[0] (kernel parameters) [bytes]
+    bool known = false;           ///< false when the log had no ptxas info line for the kernel
+    int registers = 0;            ///< per thread
+    int64_t sharedBytes = 0;      ///< static shared memory [bytes]
+    int64_t localBytes = 0;       ///< stack frame [bytes]
+    int64_t spillStoresBytes = 0; ///< [bytes]
+    int64_t spillLoadsBytes = 0;  ///< [bytes]
+    int64_t constantBytes = 0;    ///< cmem[0] (kernel parameters) [bytes]
 };
 
 /// What a kernel parameter must be (from the spec); see signatureFor().
 struct ExpectedParam
 {
-    std::string name;                 ///< spec name
-    bool pointer = true;              ///< buffer (pointer to dtype) or scalar (dtype by value)
+    std::string name;                         ///< spec name
+    bool pointer = true;                      ///< buffer (pointer to dtype) or scalar (dtype by value)
     engine::DType dtype = engine::DType::F32; ///< element or scalar type
-    bool input = false;               ///< buffer the kernel only reads (role in): messages suggest `const T*`
+    bool input = false;                       ///< buffer the kernel only reads (role in): messages suggest `const T*`
 };
 
 /// One compilation.
 struct CompileRequest
 {
-    std::string source;                       ///< the kernel text, exactly as the learner wrote it
-    std::string sourceName = "kernel.cu";     ///< file name used in diagnostics
-    std::string kernel;                       ///< entry point name (extern "C" or C++ linkage)
-    int computeCapability = kDefaultCc;       ///< major·10 + minor, e.g. 90 → -arch=sm_90
-    std::map<std::string, int64_t> defines;   ///< -DNAME=value (meta-parameters)
-    std::vector<ExpectedParam> signature;     ///< checked when non-empty
-    bool includeFp16 = false;                 ///< prepend #include <cuda_fp16.h>
-    bool includeBf16 = false;                 ///< prepend #include <cuda_bf16.h>
-    bool useCache = true;                     ///< read/write the CUBIN cache
-    std::filesystem::path cacheDir;           ///< empty: engine::cacheDir() / "cubin"
-    std::vector<std::string> extraOptions;    ///< appended to the option list (tests, experiments)
+    std::string source;                     ///< the kernel text, exactly as the learner wrote it
+    std::string sourceName = "kernel.cu";   ///< file name used in diagnostics
+    std::string kernel;                     ///< entry point name (extern "C" or C++ linkage)
+    int computeCapability = kDefaultCc;     ///< major·10 + minor, e.g. 90 → -arch=sm_90
+    std::map<std::string, int64_t> defines; ///< -DNAME=value (meta-parameters)
+    std::vector<ExpectedParam> signature;   ///< checked when non-empty
+    bool includeFp16 = false;               ///< prepend #include <cuda_fp16.h>
+    bool includeBf16 = false;               ///< prepend #include <cuda_bf16.h>
+    bool useCache = true;                   ///< read/write the CUBIN cache
+    std::filesystem::path cacheDir;         ///< empty: engine::cacheDir() / "cubin"
+    std::vector<std::string> extraOptions;  ///< appended to the option list (tests, experiments)
 };
 
 /// Result of a compilation. `ok == false` with diagnostics is a learner error, not an engine Error.
 struct CompileResult
 {
-    bool ok = false;                       ///< CUBIN produced and the signature matches
-    std::string arch;                      ///< "sm_90"
-    std::string nvrtcVersion;              ///< "13.0"
-    bool cached = false;                   ///< CUBIN came from the disk cache (log/diagnostics/resources too)
-    double compileMs = 0;                  ///< wall time of this call [ms] (a cache hit is a few ms)
-    std::vector<std::string> options;      ///< options shown to the learner (without include paths)
-    std::vector<Diagnostic> diagnostics;   ///< parsed from the log; errors first as NVRTC printed them
-    std::string log;                       ///< NVRTC log with prelude/postlude lines mapped to the source name
-    Resources resources;                   ///< ptxas -v figures for the entry kernel
-    std::vector<char> cubin;               ///< the CUBIN (ELF) when ok
-    std::string loweredName;               ///< mangled entry name to pass to cuModuleGetFunction
-    std::string cacheKey;                  ///< 32 hex digits
+    bool ok = false;                     ///< CUBIN produced and the signature matches
+    std::string arch;                    ///< "sm_90"
+    std::string nvrtcVersion;            ///< "13.0"
+    bool cached = false;                 ///< CUBIN came from the disk cache (log/diagnostics/resources too)
+    double compileMs = 0;                ///< wall time of this call [ms] (a cache hit is a few ms)
+    std::vector<std::string> options;    ///< options shown to the learner (without include paths)
+    std::vector<Diagnostic> diagnostics; ///< parsed from the log; errors first as NVRTC printed them
+    std::string log;                     ///< NVRTC log with prelude/postlude lines mapped to the source name
+    Resources resources;                 ///< ptxas -v figures for the entry kernel
+    std::vector<char> cubin;             ///< the CUBIN (ELF) when ok
+    std::string loweredName;             ///< mangled entry name to pass to cuModuleGetFunction
+    std::string cacheKey;                ///< 32 hex digits
 
     /// The first error diagnostic formatted "file:line:column: error: message", or "" when none.
     std::string firstError() const;
@@ -102,8 +102,8 @@ std::vector<ExpectedParam> signatureFor(const problem::ExerciseSpec& spec);
 std::vector<ExpectedParam> referenceSignatureFor(const problem::ExerciseSpec& spec);
 
 /// A ready request for a learner/solution/bug source: kernel name, meta defines, signature, fp16/bf16 includes.
-CompileRequest learnerRequest(const problem::ExerciseSpec& spec, const problem::MetaValues& meta,
-                              std::string source, std::string sourceName, int computeCapability = kDefaultCc);
+CompileRequest learnerRequest(const problem::ExerciseSpec& spec, const problem::MetaValues& meta, std::string source,
+                              std::string sourceName, int computeCapability = kDefaultCc);
 /// A ready request for the spec's reference kernel (no meta defines; source read from disk).
 engine::Expected<CompileRequest> referenceRequest(const problem::ExerciseSpec& spec,
                                                   int computeCapability = kDefaultCc);

@@ -18,12 +18,12 @@ public:
     /// Errors: NoDriver/NoGpu when CUDA is unavailable, Cuda when the device or context cannot be used.
     static engine::Expected<Context> create(int ordinal = 0);
 
-    Context() = default;                              ///< empty (no context)
-    ~Context();                                       ///< releases the primary context
-    Context(Context&& other) noexcept;                ///< moves ownership
-    Context& operator=(Context&& other) noexcept;     ///< moves ownership
-    Context(const Context&) = delete;                 ///< owner: not copyable
-    Context& operator=(const Context&) = delete;      ///< owner: not copyable
+    Context() = default;                          ///< empty (no context)
+    ~Context();                                   ///< releases the primary context
+    Context(Context&& other) noexcept;            ///< moves ownership
+    Context& operator=(Context&& other) noexcept; ///< moves ownership
+    Context(const Context&) = delete;             ///< owner: not copyable
+    Context& operator=(const Context&) = delete;  ///< owner: not copyable
 
     /// Makes the context current on the calling thread (the worker may call from another thread).
     engine::Status makeCurrent() const;
@@ -49,16 +49,16 @@ public:
     /// Creates a stream (CU_STREAM_NON_BLOCKING) in the current context.
     static engine::Expected<Stream> create();
 
-    Stream() = default;                           ///< empty: the legacy default stream (handle nullptr)
-    ~Stream();                                    ///< destroys the stream
-    Stream(Stream&& other) noexcept;              ///< moves ownership
-    Stream& operator=(Stream&& other) noexcept;   ///< moves ownership
-    Stream(const Stream&) = delete;               ///< owner: not copyable
-    Stream& operator=(const Stream&) = delete;    ///< owner: not copyable
+    Stream() = default;                         ///< empty: the legacy default stream (handle nullptr)
+    ~Stream();                                  ///< destroys the stream
+    Stream(Stream&& other) noexcept;            ///< moves ownership
+    Stream& operator=(Stream&& other) noexcept; ///< moves ownership
+    Stream(const Stream&) = delete;             ///< owner: not copyable
+    Stream& operator=(const Stream&) = delete;  ///< owner: not copyable
 
     /// Waits for the stream's work; a kernel fault surfaces here.
     engine::Status synchronize() const;
-    CUstream handle() const { return m_stream; }  ///< raw handle
+    CUstream handle() const { return m_stream; } ///< raw handle
 
 private:
     CUstream m_stream = nullptr;
@@ -71,12 +71,12 @@ public:
     /// Creates an event in the current context; `timing` false gives CU_EVENT_DISABLE_TIMING.
     static engine::Expected<Event> create(bool timing = true);
 
-    Event() = default;                          ///< empty
-    ~Event();                                   ///< destroys the event
-    Event(Event&& other) noexcept;              ///< moves ownership
-    Event& operator=(Event&& other) noexcept;   ///< moves ownership
-    Event(const Event&) = delete;               ///< owner: not copyable
-    Event& operator=(const Event&) = delete;    ///< owner: not copyable
+    Event() = default;                        ///< empty
+    ~Event();                                 ///< destroys the event
+    Event(Event&& other) noexcept;            ///< moves ownership
+    Event& operator=(Event&& other) noexcept; ///< moves ownership
+    Event(const Event&) = delete;             ///< owner: not copyable
+    Event& operator=(const Event&) = delete;  ///< owner: not copyable
 
     /// Records the event on `stream`.
     engine::Status record(const Stream& stream) const;
@@ -84,7 +84,7 @@ public:
     engine::Status synchronize() const;
     /// Time from `start` to this event [ms] (both recorded and completed; resolution about 0.5 µs).
     engine::Expected<float> elapsedMsSince(const Event& start) const;
-    CUevent handle() const { return m_event; }  ///< raw handle
+    CUevent handle() const { return m_event; } ///< raw handle
 
 private:
     CUevent m_event = nullptr;

@@ -15,21 +15,21 @@ namespace tkm::cuda {
 /// Properties of one GPU.
 struct DeviceInfo
 {
-    int ordinal = 0;                 ///< CUDA device ordinal
-    std::string name;                ///< e.g. "NVIDIA H200"
-    int ccMajor = 0;                 ///< compute capability major
-    int ccMinor = 0;                 ///< compute capability minor
-    int sms = 0;                     ///< streaming multiprocessors
-    int64_t l2Bytes = 0;             ///< L2 cache [bytes]
-    int64_t memoryBytes = 0;         ///< device memory [bytes]
-    int64_t memoryClockKhz = 0;      ///< peak memory clock [kHz]
-    int busWidthBits = 0;            ///< global memory bus width [bit]
-    int64_t smClockKhz = 0;          ///< typical SM clock [kHz] (0 when the driver does not report it)
-    int maxThreadsPerBlock = 0;      ///< [threads]
+    int ordinal = 0;                    ///< CUDA device ordinal
+    std::string name;                   ///< e.g. "NVIDIA H200"
+    int ccMajor = 0;                    ///< compute capability major
+    int ccMinor = 0;                    ///< compute capability minor
+    int sms = 0;                        ///< streaming multiprocessors
+    int64_t l2Bytes = 0;                ///< L2 cache [bytes]
+    int64_t memoryBytes = 0;            ///< device memory [bytes]
+    int64_t memoryClockKhz = 0;         ///< peak memory clock [kHz]
+    int busWidthBits = 0;               ///< global memory bus width [bit]
+    int64_t smClockKhz = 0;             ///< typical SM clock [kHz] (0 when the driver does not report it)
+    int maxThreadsPerBlock = 0;         ///< [threads]
     int64_t maxSharedPerBlockOptin = 0; ///< largest dynamic + static shared memory per block [bytes]
-    int warpSize = 32;               ///< [threads]
-    bool vmmSupported = false;       ///< cuMemCreate/cuMemMap usable (guarded buffers need it)
-    int driverVersion = 0;           ///< e.g. 13000
+    int warpSize = 32;                  ///< [threads]
+    bool vmmSupported = false;          ///< cuMemCreate/cuMemMap usable (guarded buffers need it)
+    int driverVersion = 0;              ///< e.g. 13000
 
     /// Compute capability as major·10 + minor (90 for sm_90).
     int cc() const { return ccMajor * 10 + ccMinor; }

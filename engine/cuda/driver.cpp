@@ -17,8 +17,7 @@ using GetProcAddress = PFN_cuGetProcAddress_v12000;
 
 // Fetches one entry point at the ABI version named in its PFN type. A symbol the driver does not know (or
 // knows only in a newer version than the driver supports) stays nullptr.
-template <class Fn>
-bool fetch(GetProcAddress getProc, const char* symbol, int abiVersion, Fn& out)
+template <class Fn> bool fetch(GetProcAddress getProc, const char* symbol, int abiVersion, Fn& out)
 {
     void* pfn = nullptr;
     CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
@@ -64,7 +63,9 @@ void Driver::load()
     }
 
     bool all = true;
-    auto need = [&](const char* symbol, int version, auto& slot) { all = fetch(getProc, symbol, version, slot) && all; };
+    auto need = [&](const char* symbol, int version, auto& slot) {
+        all = fetch(getProc, symbol, version, slot) && all;
+    };
     DriverApi& a = m_api;
     need("cuInit", 2000, a.cuInit);
     need("cuDriverGetVersion", 2020, a.cuDriverGetVersion);
@@ -151,10 +152,14 @@ void Driver::load()
 engine::Error Driver::unavailableError() const
 {
     switch (m_availability) {
-    case Availability::NoDriver: return engine::makeError(engine::ErrorKind::NoDriver, m_message);
-    case Availability::NoDevice: return engine::makeError(engine::ErrorKind::NoGpu, m_message);
-    case Availability::InitFailed: return engine::makeError(engine::ErrorKind::Cuda, m_message);
-    case Availability::Ready: break;
+    case Availability::NoDriver:
+        return engine::makeError(engine::ErrorKind::NoDriver, m_message);
+    case Availability::NoDevice:
+        return engine::makeError(engine::ErrorKind::NoGpu, m_message);
+    case Availability::InitFailed:
+        return engine::makeError(engine::ErrorKind::Cuda, m_message);
+    case Availability::Ready:
+        break;
     }
     return engine::makeError(engine::ErrorKind::Internal, "CUDA is ready; no error to report.");
 }

@@ -23,72 +23,72 @@ namespace tkm::cuda {
 /// Optional entries (newer than CUDA 12.0) are nullptr when the driver lacks them.
 struct DriverApi
 {
-    PFN_cuInit_v2000 cuInit = nullptr;                                   ///< initialise the driver
-    PFN_cuDriverGetVersion_v2020 cuDriverGetVersion = nullptr;           ///< e.g. 13000
-    PFN_cuGetErrorName_v6000 cuGetErrorName = nullptr;                   ///< "CUDA_ERROR_ILLEGAL_ADDRESS"
-    PFN_cuGetErrorString_v6000 cuGetErrorString = nullptr;               ///< human text of an error
-    PFN_cuDeviceGetCount_v2000 cuDeviceGetCount = nullptr;               ///< number of GPUs
-    PFN_cuDeviceGet_v2000 cuDeviceGet = nullptr;                         ///< ordinal → device
-    PFN_cuDeviceGetName_v2000 cuDeviceGetName = nullptr;                 ///< marketing name
-    PFN_cuDeviceGetAttribute_v2000 cuDeviceGetAttribute = nullptr;       ///< integer attributes
-    PFN_cuDeviceTotalMem_v3020 cuDeviceTotalMem = nullptr;               ///< total memory [bytes]
-    PFN_cuDevicePrimaryCtxRetain_v7000 cuDevicePrimaryCtxRetain = nullptr;   ///< primary context
+    PFN_cuInit_v2000 cuInit = nullptr;                                        ///< initialise the driver
+    PFN_cuDriverGetVersion_v2020 cuDriverGetVersion = nullptr;                ///< e.g. 13000
+    PFN_cuGetErrorName_v6000 cuGetErrorName = nullptr;                        ///< "CUDA_ERROR_ILLEGAL_ADDRESS"
+    PFN_cuGetErrorString_v6000 cuGetErrorString = nullptr;                    ///< human text of an error
+    PFN_cuDeviceGetCount_v2000 cuDeviceGetCount = nullptr;                    ///< number of GPUs
+    PFN_cuDeviceGet_v2000 cuDeviceGet = nullptr;                              ///< ordinal → device
+    PFN_cuDeviceGetName_v2000 cuDeviceGetName = nullptr;                      ///< marketing name
+    PFN_cuDeviceGetAttribute_v2000 cuDeviceGetAttribute = nullptr;            ///< integer attributes
+    PFN_cuDeviceTotalMem_v3020 cuDeviceTotalMem = nullptr;                    ///< total memory [bytes]
+    PFN_cuDevicePrimaryCtxRetain_v7000 cuDevicePrimaryCtxRetain = nullptr;    ///< primary context
     PFN_cuDevicePrimaryCtxRelease_v11000 cuDevicePrimaryCtxRelease = nullptr; ///< primary context
-    PFN_cuCtxSetCurrent_v4000 cuCtxSetCurrent = nullptr;                 ///< bind a context to the thread
-    PFN_cuCtxSynchronize_v2000 cuCtxSynchronize = nullptr;               ///< wait for all work of the context
-    PFN_cuMemGetInfo_v3020 cuMemGetInfo = nullptr;                       ///< free/total memory [bytes]
-    PFN_cuModuleLoadData_v2000 cuModuleLoadData = nullptr;               ///< load a CUBIN image
-    PFN_cuModuleUnload_v2000 cuModuleUnload = nullptr;                   ///< unload it
-    PFN_cuModuleGetFunction_v2000 cuModuleGetFunction = nullptr;         ///< kernel by (lowered) name
-    PFN_cuFuncGetAttribute_v2020 cuFuncGetAttribute = nullptr;           ///< registers, max threads, …
-    PFN_cuFuncSetAttribute_v9000 cuFuncSetAttribute = nullptr;           ///< opt-in dynamic shared memory
-    PFN_cuFuncGetParamInfo_v12040 cuFuncGetParamInfo = nullptr;          ///< optional (CUDA 12.4+)
-    PFN_cuLaunchKernel_v4000 cuLaunchKernel = nullptr;                   ///< launch
-    PFN_cuStreamCreate_v2000 cuStreamCreate = nullptr;                   ///< stream
-    PFN_cuStreamDestroy_v4000 cuStreamDestroy = nullptr;                 ///< stream
-    PFN_cuStreamSynchronize_v2000 cuStreamSynchronize = nullptr;         ///< wait for a stream
-    PFN_cuStreamQuery_v2000 cuStreamQuery = nullptr;                     ///< poll a stream
-    PFN_cuEventCreate_v2000 cuEventCreate = nullptr;                     ///< event
-    PFN_cuEventDestroy_v4000 cuEventDestroy = nullptr;                   ///< event
-    PFN_cuEventRecord_v2000 cuEventRecord = nullptr;                     ///< record on a stream
-    PFN_cuEventSynchronize_v2000 cuEventSynchronize = nullptr;           ///< wait for an event
-    PFN_cuEventQuery_v2000 cuEventQuery = nullptr;                       ///< poll an event
-    PFN_cuEventElapsedTime_v2000 cuEventElapsedTime = nullptr;           ///< [ms] between two events
-    PFN_cuMemAlloc_v3020 cuMemAlloc = nullptr;                           ///< plain allocation
-    PFN_cuMemFree_v3020 cuMemFree = nullptr;                             ///< plain free
-    PFN_cuMemcpyHtoD_v3020 cuMemcpyHtoD = nullptr;                       ///< host → device, synchronous
-    PFN_cuMemcpyDtoH_v3020 cuMemcpyDtoH = nullptr;                       ///< device → host, synchronous
-    PFN_cuMemcpyHtoDAsync_v3020 cuMemcpyHtoDAsync = nullptr;             ///< host → device on a stream
-    PFN_cuMemcpyDtoHAsync_v3020 cuMemcpyDtoHAsync = nullptr;             ///< device → host on a stream
-    PFN_cuMemsetD8_v3020 cuMemsetD8 = nullptr;                           ///< byte fill, synchronous
-    PFN_cuMemsetD8Async_v3020 cuMemsetD8Async = nullptr;                 ///< byte fill on a stream
-    PFN_cuMemsetD32Async_v3020 cuMemsetD32Async = nullptr;               ///< 32-bit fill on a stream
-    PFN_cuMemAddressReserve_v10020 cuMemAddressReserve = nullptr;        ///< VMM: reserve a VA range
-    PFN_cuMemAddressFree_v10020 cuMemAddressFree = nullptr;              ///< VMM: free a VA range
-    PFN_cuMemCreate_v10020 cuMemCreate = nullptr;                        ///< VMM: physical allocation
-    PFN_cuMemRelease_v10020 cuMemRelease = nullptr;                      ///< VMM: release it
-    PFN_cuMemMap_v10020 cuMemMap = nullptr;                              ///< VMM: map physical into VA
-    PFN_cuMemUnmap_v10020 cuMemUnmap = nullptr;                          ///< VMM: unmap
-    PFN_cuMemSetAccess_v10020 cuMemSetAccess = nullptr;                  ///< VMM: access rights
+    PFN_cuCtxSetCurrent_v4000 cuCtxSetCurrent = nullptr;                      ///< bind a context to the thread
+    PFN_cuCtxSynchronize_v2000 cuCtxSynchronize = nullptr;                    ///< wait for all work of the context
+    PFN_cuMemGetInfo_v3020 cuMemGetInfo = nullptr;                            ///< free/total memory [bytes]
+    PFN_cuModuleLoadData_v2000 cuModuleLoadData = nullptr;                    ///< load a CUBIN image
+    PFN_cuModuleUnload_v2000 cuModuleUnload = nullptr;                        ///< unload it
+    PFN_cuModuleGetFunction_v2000 cuModuleGetFunction = nullptr;              ///< kernel by (lowered) name
+    PFN_cuFuncGetAttribute_v2020 cuFuncGetAttribute = nullptr;                ///< registers, max threads, …
+    PFN_cuFuncSetAttribute_v9000 cuFuncSetAttribute = nullptr;                ///< opt-in dynamic shared memory
+    PFN_cuFuncGetParamInfo_v12040 cuFuncGetParamInfo = nullptr;               ///< optional (CUDA 12.4+)
+    PFN_cuLaunchKernel_v4000 cuLaunchKernel = nullptr;                        ///< launch
+    PFN_cuStreamCreate_v2000 cuStreamCreate = nullptr;                        ///< stream
+    PFN_cuStreamDestroy_v4000 cuStreamDestroy = nullptr;                      ///< stream
+    PFN_cuStreamSynchronize_v2000 cuStreamSynchronize = nullptr;              ///< wait for a stream
+    PFN_cuStreamQuery_v2000 cuStreamQuery = nullptr;                          ///< poll a stream
+    PFN_cuEventCreate_v2000 cuEventCreate = nullptr;                          ///< event
+    PFN_cuEventDestroy_v4000 cuEventDestroy = nullptr;                        ///< event
+    PFN_cuEventRecord_v2000 cuEventRecord = nullptr;                          ///< record on a stream
+    PFN_cuEventSynchronize_v2000 cuEventSynchronize = nullptr;                ///< wait for an event
+    PFN_cuEventQuery_v2000 cuEventQuery = nullptr;                            ///< poll an event
+    PFN_cuEventElapsedTime_v2000 cuEventElapsedTime = nullptr;                ///< [ms] between two events
+    PFN_cuMemAlloc_v3020 cuMemAlloc = nullptr;                                ///< plain allocation
+    PFN_cuMemFree_v3020 cuMemFree = nullptr;                                  ///< plain free
+    PFN_cuMemcpyHtoD_v3020 cuMemcpyHtoD = nullptr;                            ///< host → device, synchronous
+    PFN_cuMemcpyDtoH_v3020 cuMemcpyDtoH = nullptr;                            ///< device → host, synchronous
+    PFN_cuMemcpyHtoDAsync_v3020 cuMemcpyHtoDAsync = nullptr;                  ///< host → device on a stream
+    PFN_cuMemcpyDtoHAsync_v3020 cuMemcpyDtoHAsync = nullptr;                  ///< device → host on a stream
+    PFN_cuMemsetD8_v3020 cuMemsetD8 = nullptr;                                ///< byte fill, synchronous
+    PFN_cuMemsetD8Async_v3020 cuMemsetD8Async = nullptr;                      ///< byte fill on a stream
+    PFN_cuMemsetD32Async_v3020 cuMemsetD32Async = nullptr;                    ///< 32-bit fill on a stream
+    PFN_cuMemAddressReserve_v10020 cuMemAddressReserve = nullptr;             ///< VMM: reserve a VA range
+    PFN_cuMemAddressFree_v10020 cuMemAddressFree = nullptr;                   ///< VMM: free a VA range
+    PFN_cuMemCreate_v10020 cuMemCreate = nullptr;                             ///< VMM: physical allocation
+    PFN_cuMemRelease_v10020 cuMemRelease = nullptr;                           ///< VMM: release it
+    PFN_cuMemMap_v10020 cuMemMap = nullptr;                                   ///< VMM: map physical into VA
+    PFN_cuMemUnmap_v10020 cuMemUnmap = nullptr;                               ///< VMM: unmap
+    PFN_cuMemSetAccess_v10020 cuMemSetAccess = nullptr;                       ///< VMM: access rights
     PFN_cuMemGetAllocationGranularity_v10020 cuMemGetAllocationGranularity = nullptr; ///< VMM: granule [bytes]
 };
 
 /// Why CUDA cannot be used (or that it can).
 enum class Availability {
-    Ready,        ///< driver loaded, cuInit succeeded, at least one GPU
-    NoDriver,     ///< libcuda.so.1 not found or too old (no cuGetProcAddress_v2)
-    NoDevice,     ///< driver present, no NVIDIA GPU (CUDA_ERROR_NO_DEVICE or a device count of 0)
-    InitFailed,   ///< cuInit failed otherwise (driver/library mismatch, permissions, …)
+    Ready,      ///< driver loaded, cuInit succeeded, at least one GPU
+    NoDriver,   ///< libcuda.so.1 not found or too old (no cuGetProcAddress_v2)
+    NoDevice,   ///< driver present, no NVIDIA GPU (CUDA_ERROR_NO_DEVICE or a device count of 0)
+    InitFailed, ///< cuInit failed otherwise (driver/library mismatch, permissions, …)
 };
 
 /// A failed driver call, kept as data (code, call, name, text).
 struct CudaFailure
 {
-    int code = 0;           ///< CUresult value
-    std::string call;       ///< e.g. "cuStreamSynchronize"
-    std::string name;       ///< e.g. "CUDA_ERROR_ILLEGAL_ADDRESS"
-    std::string text;       ///< the driver's description
-    bool sticky = false;    ///< the context is unusable for the life of the process
+    int code = 0;        ///< CUresult value
+    std::string call;    ///< e.g. "cuStreamSynchronize"
+    std::string name;    ///< e.g. "CUDA_ERROR_ILLEGAL_ADDRESS"
+    std::string text;    ///< the driver's description
+    bool sticky = false; ///< the context is unusable for the life of the process
 };
 
 /// The loaded driver: a process-wide singleton, loaded on first use (thread-safe), never unloaded.
@@ -98,7 +98,7 @@ public:
     /// Loads libcuda.so.1 and calls cuInit(0) once; later calls return the same object.
     static const Driver& instance();
 
-    Availability availability() const { return m_availability; } ///< Ready when CUDA can be used
+    Availability availability() const { return m_availability; }         ///< Ready when CUDA can be used
     bool ready() const { return m_availability == Availability::Ready; } ///< availability() == Ready
     /// The sentence for the learner when not ready (what is wrong and what to do); empty when ready.
     const std::string& message() const { return m_message; }
@@ -134,8 +134,8 @@ std::string errorString(CUresult code);
 /// Builds the failure record for `code` returned by `call`.
 CudaFailure describe(CUresult code, const char* call);
 
-/// Success, or an Error of kind Cuda: message "<call> failed: <text> (<NAME>)", detail "<call>: <NAME> (<code>): <text>".
-/// Sticky codes are also recorded (stickyFailure()).
+/// Success, or an Error of kind Cuda: message "<call> failed: <text> (<NAME>)", detail "<call>: <NAME> (<code>):
+/// <text>". Sticky codes are also recorded (stickyFailure()).
 engine::Status check(CUresult code, const char* call);
 
 /// The first sticky failure this process saw, if any (then the process must report and exit).

@@ -51,8 +51,7 @@ engine::Expected<Kernel> Module::kernel(const std::string& loweredName) const
     const DriverApi& a = api();
     Kernel k;
     k.m_name = loweredName;
-    if (auto s = check(a.cuModuleGetFunction(&k.m_func, m_module, loweredName.c_str()), "cuModuleGetFunction");
-        !s) {
+    if (auto s = check(a.cuModuleGetFunction(&k.m_func, m_module, loweredName.c_str()), "cuModuleGetFunction"); !s) {
         return s.error();
     }
     int v = 0;

@@ -26,14 +26,14 @@ struct ParamInfo
 class Kernel
 {
 public:
-    Kernel() = default;                                      ///< empty
-    CUfunction handle() const { return m_func; }             ///< raw handle
-    const std::string& name() const { return m_name; }       ///< entry name as looked up
-    bool paramsKnown() const { return m_paramsKnown; }       ///< cuFuncGetParamInfo was available
+    Kernel() = default;                                               ///< empty
+    CUfunction handle() const { return m_func; }                      ///< raw handle
+    const std::string& name() const { return m_name; }                ///< entry name as looked up
+    bool paramsKnown() const { return m_paramsKnown; }                ///< cuFuncGetParamInfo was available
     const std::vector<ParamInfo>& params() const { return m_params; } ///< when paramsKnown()
-    int registers() const { return m_registers; }            ///< per thread
-    int maxThreadsPerBlock() const { return m_maxThreads; }  ///< for this kernel [threads]
-    int64_t staticSharedBytes() const { return m_staticShared; } ///< [bytes]
+    int registers() const { return m_registers; }                     ///< per thread
+    int maxThreadsPerBlock() const { return m_maxThreads; }           ///< for this kernel [threads]
+    int64_t staticSharedBytes() const { return m_staticShared; }      ///< [bytes]
 
 private:
     friend class Module;
@@ -53,12 +53,12 @@ public:
     /// Loads a CUBIN image (cuModuleLoadData). Errors: Cuda (e.g. CUDA_ERROR_NO_BINARY_FOR_GPU for a wrong arch).
     static engine::Expected<Module> load(std::span<const char> cubin);
 
-    Module() = default;                          ///< empty
-    ~Module();                                   ///< unloads
-    Module(Module&& other) noexcept;             ///< moves ownership
-    Module& operator=(Module&& other) noexcept;  ///< moves ownership
-    Module(const Module&) = delete;              ///< owner: not copyable
-    Module& operator=(const Module&) = delete;   ///< owner: not copyable
+    Module() = default;                         ///< empty
+    ~Module();                                  ///< unloads
+    Module(Module&& other) noexcept;            ///< moves ownership
+    Module& operator=(Module&& other) noexcept; ///< moves ownership
+    Module(const Module&) = delete;             ///< owner: not copyable
+    Module& operator=(const Module&) = delete;  ///< owner: not copyable
 
     /// Looks up a kernel by its lowered (mangled, or plain extern "C") name and reads its parameter layout.
     engine::Expected<Kernel> kernel(const std::string& loweredName) const;
@@ -77,10 +77,9 @@ public:
     /// Appends a scalar of `size` bytes copied from `value`.
     void addBytes(const void* value, size_t size);
     /// Appends a trivially copyable value.
-    template <class T>
-    void add(const T& value) { addBytes(&value, sizeof(T)); }
-    size_t count() const { return m_values.size(); }                  ///< number of arguments
-    size_t sizeOf(size_t i) const { return m_values[i].size(); }      ///< bytes of argument i
+    template <class T> void add(const T& value) { addBytes(&value, sizeof(T)); }
+    size_t count() const { return m_values.size(); }             ///< number of arguments
+    size_t sizeOf(size_t i) const { return m_values[i].size(); } ///< bytes of argument i
     /// The void* array cuLaunchKernel wants (pointers into this object: keep it alive and unchanged).
     void** pointers();
 

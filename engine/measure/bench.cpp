@@ -252,6 +252,12 @@ int runBench(const BenchOptions& o, std::ostream& out, const std::vector<std::st
         out << "bench: " << e.error().message << "\n";
         return 1;
     }
+    std::vector<double> walls;
+    std::map<std::string, std::vector<double>> stageValues;
+    report::RunReport last;
+    const std::vector<std::string> stages{"compile", "cases", "timing", "traffic", "baselines", "measure", "total"};
+    {
+    // The worker keeps its CUPTI session (and the GPU's counters) until it exits: it must be gone before ncu runs.
     worker::ClientOptions co;
     co.workerPath = o.worker;
     if (o.worker.empty()) {
@@ -271,14 +277,10 @@ int runBench(const BenchOptions& o, std::ostream& out, const std::vector<std::st
     out << "Turnaround of one job (submitted -> full report) for " << e->spec.id << " with "
         << e->kernelFile.filename().string() << ", worker " << co.workerPath.string()
         << "\n";
-    const std::vector<std::string> stages{"compile", "cases", "timing", "traffic", "baselines", "measure", "total"};
     out << "  run      wall";
     for (const auto& s : stages)
         out << pad(s, 10);
     out << "  overhead\n";
-    std::vector<double> walls;
-    std::map<std::string, std::vector<double>> stageValues;
-    report::RunReport last;
     for (int run = 0; run <= o.runs; ++run) {
         const auto t0 = Clock::now();
         worker::JobResult r = client.run(job);
@@ -301,6 +303,7 @@ int runBench(const BenchOptions& o, std::ostream& out, const std::vector<std::st
         }
         last = std::move(r.report);
     }
+    } // the client ends the worker here
     out << "  median" << pad(fixed(median(walls)), 8);
     for (const auto& s : stages)
         out << pad(stageValues.count(s) ? fixed(median(stageValues[s])) : std::string("-"), 10);

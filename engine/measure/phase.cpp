@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <memory>
 
 namespace tkm::measure {
@@ -27,7 +28,27 @@ struct PhaseState
     PhaseOptions options;
     std::unique_ptr<Measurer> measurer;
     CUcontext context = nullptr;
+    // The last performance case stays on the device: generating 2^27 random inputs on the host takes seconds,
+    // and a warm worker sees the same exercise again and again. Keyed by everything its bytes depend on.
+    std::unique_ptr<PerfCase> perfCase;
+    std::string perfKey;
 };
+
+/// What the performance case's device buffers depend on: exercise folder and id, exercise.json's modification
+/// time, meta-parameter values, sizes and seed of the case.
+std::string perfCaseKey(const problem::ExerciseSpec& spec, const problem::MetaValues& meta)
+{
+    std::string key = spec.dir.string() + "|" + spec.id + "|";
+    std::error_code ec;
+    const auto mtime = std::filesystem::last_write_time(spec.dir / "exercise.json", ec);
+    key += ec ? std::string("?") : std::to_string(mtime.time_since_epoch().count());
+    for (const auto& [k, v] : meta)
+        key += "|" + k + "=" + std::to_string(v);
+    for (const auto& [k, v] : spec.performance->sizes)
+        key += "|" + k + ":" + std::to_string(v);
+    key += "|seed" + std::to_string(spec.performance->seed) + (spec.performance->seedGiven ? "g" : "");
+    return key;
+}
 
 void progress(const runner::MeasureInput& in, const char* stage, std::string text)
 {
@@ -43,15 +64,23 @@ engine::Status runPhase(PhaseState& s, const runner::MeasureInput& in, report::R
         auto m = Measurer::create(in.context, s.options.measure.traffic);
         if (!m)
             return m.error();
+        s.perfCase.reset(); // its buffers belong to the old measurer's context
         s.measurer = std::move(*m);
         s.context = in.context.handle();
     }
     const CUstream stream = in.stream.handle();
-    auto pc = PerfCase::create(*s.measurer, in.spec, in.meta, *in.spec.performance, -1);
-    if (!pc)
-        return pc.error();
-    const problem::ProblemInstance& inst = (*pc)->instance();
-    auto work = (*pc)->workload(in.kernel, inst.launch, in.spec.kernel);
+    const std::string key = perfCaseKey(in.spec, in.meta);
+    if (!s.perfCase || s.perfKey != key) {
+        s.perfCase.reset(); // free the old buffers before allocating new ones
+        auto pc = PerfCase::create(*s.measurer, in.spec, in.meta, *in.spec.performance, -1);
+        if (!pc)
+            return pc.error();
+        s.perfCase = std::move(*pc);
+        s.perfKey = key;
+    }
+    PerfCase* const pc = s.perfCase.get();
+    const problem::ProblemInstance& inst = pc->instance();
+    auto work = pc->workload(in.kernel, inst.launch, in.spec.kernel);
     if (!work)
         return work.error();
 
@@ -72,7 +101,7 @@ engine::Status runPhase(PhaseState& s, const runner::MeasureInput& in, report::R
                                              .index = index,
                                              .of = static_cast<int>(in.spec.baselines.size()),
                                              .text = "measuring baseline " + b.name});
-            BaselineResult r = measureBaseline(*s.measurer, stream, in.spec, in.meta, b, **pc, *perf,
+            BaselineResult r = measureBaseline(*s.measurer, stream, in.spec, in.meta, b, *pc, *perf,
                                                in.context.info().cc(), s.options.measure);
             report.baselines.push_back(toBaselineInfo(r));
             if (!r.error.empty())

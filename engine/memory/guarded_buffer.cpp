@@ -49,9 +49,12 @@ void countZone(const std::vector<std::byte>& zone, const std::vector<std::byte>&
 const char* guardName(Guard g)
 {
     switch (g) {
-    case Guard::EndFlush: return "end-flush";
-    case Guard::StartFlush: return "start-flush";
-    case Guard::Padded: return "padded";
+    case Guard::EndFlush:
+        return "end-flush";
+    case Guard::StartFlush:
+        return "start-flush";
+    case Guard::Padded:
+        return "padded";
     }
     return "?";
 }
@@ -110,8 +113,7 @@ engine::Expected<GuardedBuffer> GuardedBuffer::create(const cuda::Context& ctx, 
     }
     }
 
-    if (auto s = cuda::check(a.cuMemAddressReserve(&b.m_base, b.m_reserved, gran, 0, 0), "cuMemAddressReserve");
-        !s) {
+    if (auto s = cuda::check(a.cuMemAddressReserve(&b.m_base, b.m_reserved, gran, 0, 0), "cuMemAddressReserve"); !s) {
         b.m_base = 0;
         return s.error();
     }
@@ -278,9 +280,9 @@ engine::Status GuardedBuffer::fillCanaries(const cuda::Stream& stream)
     check::fillCanary(m_beforeImage);
     check::fillCanary(m_afterImage);
     if (!m_beforeImage.empty()) {
-        if (auto s = cuda::check(a.cuMemcpyHtoDAsync(m_canaryBefore, m_beforeImage.data(), m_beforeImage.size(),
-                                                     stream.handle()),
-                                 "cuMemcpyHtoDAsync");
+        if (auto s = cuda::check(
+                a.cuMemcpyHtoDAsync(m_canaryBefore, m_beforeImage.data(), m_beforeImage.size(), stream.handle()),
+                "cuMemcpyHtoDAsync");
             !s) {
             return s;
         }

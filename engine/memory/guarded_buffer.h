@@ -54,19 +54,19 @@ const char* guardName(Guard g);
 /// How a guarded buffer is laid out.
 struct GuardOptions
 {
-    Guard guard = Guard::EndFlush;          ///< placement
-    size_t alignment = 0;                   ///< data start alignment [bytes]; 0: the element size (see file comment)
+    Guard guard = Guard::EndFlush;            ///< placement
+    size_t alignment = 0;                     ///< data start alignment [bytes]; 0: the element size (see file comment)
     size_t canaryBytes = kDefaultCanaryBytes; ///< canary zone on the checked side(s) [bytes]
-    bool readableGuard = false;             ///< map the guard granule read-only: only writes fault
+    bool readableGuard = false;               ///< map the guard granule read-only: only writes fault
 };
 
 /// Canary bytes that no longer hold the canary pattern after a launch.
 struct CanaryDamage
 {
-    int64_t beforeBytes = 0;        ///< changed bytes in the zone before the data
-    int64_t afterBytes = 0;         ///< changed bytes in the zone after the data (incl. alignment slack)
-    int64_t nearestBefore = 0;      ///< distance of the changed byte nearest the start [bytes] (1 = just before); 0: none
-    int64_t nearestAfter = 0;       ///< distance of the changed byte nearest the end [bytes] (1 = just after); 0: none
+    int64_t beforeBytes = 0;   ///< changed bytes in the zone before the data
+    int64_t afterBytes = 0;    ///< changed bytes in the zone after the data (incl. alignment slack)
+    int64_t nearestBefore = 0; ///< distance of the changed byte nearest the start [bytes] (1 = just before); 0: none
+    int64_t nearestAfter = 0;  ///< distance of the changed byte nearest the end [bytes] (1 = just after); 0: none
     bool any() const { return beforeBytes > 0 || afterBytes > 0; } ///< something changed
 };
 
@@ -79,18 +79,18 @@ public:
     static engine::Expected<GuardedBuffer> create(const cuda::Context& ctx, size_t bytes, size_t elementBytes,
                                                   const GuardOptions& options = {});
 
-    GuardedBuffer() = default;                              ///< empty
-    ~GuardedBuffer();                                       ///< unmaps and frees
-    GuardedBuffer(GuardedBuffer&& other) noexcept;          ///< moves ownership
+    GuardedBuffer() = default;                                ///< empty
+    ~GuardedBuffer();                                         ///< unmaps and frees
+    GuardedBuffer(GuardedBuffer&& other) noexcept;            ///< moves ownership
     GuardedBuffer& operator=(GuardedBuffer&& other) noexcept; ///< moves ownership
-    GuardedBuffer(const GuardedBuffer&) = delete;           ///< owner: not copyable
-    GuardedBuffer& operator=(const GuardedBuffer&) = delete; ///< owner: not copyable
+    GuardedBuffer(const GuardedBuffer&) = delete;             ///< owner: not copyable
+    GuardedBuffer& operator=(const GuardedBuffer&) = delete;  ///< owner: not copyable
 
-    CUdeviceptr data() const { return m_data; }             ///< first byte of the data
-    size_t bytes() const { return m_bytes; }                ///< data size [bytes]
-    Guard guard() const { return m_guard; }                 ///< placement
-    size_t granularity() const { return m_granularity; }    ///< VMM granule [bytes]
-    size_t mappedBytes() const { return m_mappedBytes; }    ///< read-write mapping around the data [bytes]
+    CUdeviceptr data() const { return m_data; }          ///< first byte of the data
+    size_t bytes() const { return m_bytes; }             ///< data size [bytes]
+    Guard guard() const { return m_guard; }              ///< placement
+    size_t granularity() const { return m_granularity; } ///< VMM granule [bytes]
+    size_t mappedBytes() const { return m_mappedBytes; } ///< read-write mapping around the data [bytes]
 
     /// Copies `host` (exactly bytes() bytes) into the data, ordered on `stream`; `host` must stay alive until
     /// the stream reaches the copy (pageable memory is staged before the call returns).
@@ -107,9 +107,9 @@ public:
 
 private:
     void release();
-    CUdeviceptr m_base = 0;          // start of the VA reservation
-    size_t m_reserved = 0;           // reservation size [bytes]
-    CUdeviceptr m_mapBase = 0;       // start of the read-write mapping
+    CUdeviceptr m_base = 0;    // start of the VA reservation
+    size_t m_reserved = 0;     // reservation size [bytes]
+    CUdeviceptr m_mapBase = 0; // start of the read-write mapping
     size_t m_mappedBytes = 0;
     CUmemGenericAllocationHandle m_handle = 0;
     CUmemGenericAllocationHandle m_guardHandle = 0; // readable guard's physical granule
@@ -118,9 +118,9 @@ private:
     size_t m_bytes = 0;
     size_t m_granularity = 0;
     Guard m_guard = Guard::EndFlush;
-    CUdeviceptr m_canaryBefore = 0;  // zone before the data
+    CUdeviceptr m_canaryBefore = 0; // zone before the data
     size_t m_canaryBeforeBytes = 0;
-    CUdeviceptr m_canaryAfter = 0;   // zone after the data
+    CUdeviceptr m_canaryAfter = 0; // zone after the data
     size_t m_canaryAfterBytes = 0;
     std::vector<std::byte> m_beforeImage; // expected canary bytes
     std::vector<std::byte> m_afterImage;

@@ -55,9 +55,9 @@ engine::Expected<double> evaluate(std::string_view expr, const Variables& vars, 
         p.SetExpr(text);
         const double v = p.Eval();
         if (std::isnan(v) || std::isinf(v)) {
-            return makeError(ErrorKind::Expression,
-                             where + ": \"" + text + "\" evaluates to " + (std::isnan(v) ? "NaN" : "infinity") +
-                                 " (a division by zero?)");
+            return makeError(ErrorKind::Expression, where + ": \"" + text + "\" evaluates to " +
+                                                        (std::isnan(v) ? "NaN" : "infinity") +
+                                                        " (a division by zero?)");
         }
         return v;
     } catch (const mu::Parser::exception_type& e) {

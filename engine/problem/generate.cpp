@@ -43,9 +43,11 @@ public:
     double value(const Generator& g, int64_t storageIndex)
     {
         switch (g.dist) {
-        case Dist::Normal: return g.mean + g.std * normal();
+        case Dist::Normal:
+            return g.mean + g.std * normal();
         case Dist::Uniform:
-        case Dist::Negative: return g.low + (g.high - g.low) * uniform01();
+        case Dist::Negative:
+            return g.low + (g.high - g.low) * uniform01();
         case Dist::Large: {
             const double m = g.magnitude * (0.5 + 0.5 * uniform01());
             return (m_rng() & 1u) ? -m : m;
@@ -54,7 +56,8 @@ public:
             const double span = g.high - g.low + 1.0;
             return std::min(g.high, g.low + std::floor(uniform01() * span));
         }
-        case Dist::Arange: return g.start + static_cast<double>(storageIndex) * g.step;
+        case Dist::Arange:
+            return g.start + static_cast<double>(storageIndex) * g.step;
         }
         return 0;
     }
@@ -66,8 +69,7 @@ private:
 };
 
 // Calls f(linear, storageOffset) for every logical element in row-major order, without a division per element.
-template <class F>
-void forEachElement(const ArgInstance& arg, F&& f)
+template <class F> void forEachElement(const ArgInstance& arg, F&& f)
 {
     const std::size_t r = arg.shape.size(); // 1–4 (spec)
     std::array<int64_t, 8> idx{};
@@ -166,8 +168,8 @@ engine::Expected<GeneratedInputs> generateInputs(const ProblemInstance& inst, bo
             img.name = a.name;
             img.learner.resize(static_cast<std::size_t>(a.bytes));
             if (withReference) {
-                img.reference.resize(static_cast<std::size_t>(a.storageElements *
-                                                              engine::dtypeBytes(engine::referenceDType(a.dtype))));
+                img.reference.resize(
+                    static_cast<std::size_t>(a.storageElements * engine::dtypeBytes(engine::referenceDType(a.dtype))));
             }
             ArgInstance arg = a;
             // Never all zeros: a tiny buffer can draw only zeros from a narrow int range; draw again with the
@@ -179,7 +181,8 @@ engine::Expected<GeneratedInputs> generateInputs(const ProblemInstance& inst, bo
                 }
                 bool allZero = true;
                 forEachElement(arg, [&](int64_t, int64_t offset) {
-                    if (allZero && engine::loadAs(a.dtype, img.learner.data() + offset * engine::dtypeBytes(a.dtype)) != 0) {
+                    if (allZero &&
+                        engine::loadAs(a.dtype, img.learner.data() + offset * engine::dtypeBytes(a.dtype)) != 0) {
                         allZero = false;
                     }
                 });

@@ -4,7 +4,8 @@
 // values widened to double. Deterministic: the same instance gives the same bytes on every machine.
 //
 // Seeds: buffer seed = mix64(caseSeed ^ FNV-1a-128(buffer name).low64()) (ArgInstance::seed).
-// Logical elements are drawn in row-major logical order, so the values do not depend on the layout.
+// Logical elements are drawn in row-major logical order, so the values do not depend on the layout (except
+// `arange`, which is start + storage offset · step, as docs/exercise-spec.md says).
 
 #include "engine/problem/instance.h"
 
@@ -16,10 +17,10 @@ namespace tkm::problem {
 /// Host images of one buffer argument.
 struct BufferImage
 {
-    std::string name;                     ///< parameter name
-    std::vector<std::byte> learner;       ///< storage bytes in the buffer's dtype (size ArgInstance::bytes)
-    std::vector<std::byte> reference;     ///< storage bytes in referenceDType(dtype) (f64 for floats); empty
-                                          ///< unless asked for
+    std::string name;                 ///< parameter name
+    std::vector<std::byte> learner;   ///< storage bytes in the buffer's dtype (size ArgInstance::bytes)
+    std::vector<std::byte> reference; ///< storage bytes in referenceDType(dtype) (f64 for floats); empty
+                                      ///< unless asked for
 };
 
 /// Inputs of one instance: one image per buffer argument, in argument order (scalars are skipped).

@@ -64,8 +64,9 @@ Expected<LaunchDims> launchDims(const LaunchSpec& l, const Variables& vars, cons
             return v.error();
         }
         if (*v == 0) {
-            return makeError(ErrorKind::Expression, p + ": \"" + l.grid[d] + "\" = 0: a grid needs at least one program "
-                                                                            "per dimension");
+            return makeError(ErrorKind::Expression, p + ": \"" + l.grid[d] +
+                                                        "\" = 0: a grid needs at least one program "
+                                                        "per dimension");
         }
         const int64_t limit = d == 0 ? int64_t{2147483647} : int64_t{65535};
         if (*v > limit) {
@@ -82,8 +83,9 @@ Expected<LaunchDims> launchDims(const LaunchSpec& l, const Variables& vars, cons
             return v.error();
         }
         if (*v == 0) {
-            return makeError(ErrorKind::Expression, p + ": \"" + l.block[d] + "\" = 0: a block needs at least one thread "
-                                                                             "per dimension");
+            return makeError(ErrorKind::Expression, p + ": \"" + l.block[d] +
+                                                        "\" = 0: a block needs at least one thread "
+                                                        "per dimension");
         }
         if (*v > 1024) {
             return makeError(ErrorKind::Expression,
@@ -93,8 +95,8 @@ Expected<LaunchDims> launchDims(const LaunchSpec& l, const Variables& vars, cons
         threads *= *v;
     }
     if (threads > 1024) {
-        return makeError(ErrorKind::Expression, ptr + "/block: " + std::to_string(threads) +
-                                                    " threads per block; CUDA allows at most 1024");
+        return makeError(ErrorKind::Expression,
+                         ptr + "/block: " + std::to_string(threads) + " threads per block; CUDA allows at most 1024");
     }
     auto shared = evaluateCount(l.sharedBytes, vars, ptr + "/shared_bytes");
     if (!shared) {
@@ -135,8 +137,8 @@ Expected<MetaValues> resolveMeta(const ExerciseSpec& spec, const MetaValues& ove
             for (auto a : it->allowed) {
                 allowed += (allowed.empty() ? "" : ", ") + std::to_string(a);
             }
-            return makeError(ErrorKind::BadInput, name + " = " + std::to_string(value) + " is not allowed (choose one of " +
-                                                      allowed + ")");
+            return makeError(ErrorKind::BadInput,
+                             name + " = " + std::to_string(value) + " is not allowed (choose one of " + allowed + ")");
         }
         values[name] = value;
     }

@@ -27,19 +27,19 @@ struct ArgInstance
     ParamKind kind = ParamKind::Buffer; ///< buffer or scalar
     DType dtype = DType::F32;           ///< element type (the learner's; see referenceDType() for the reference)
     // Buffers:
-    Role role = Role::In;               ///< role
+    Role role = Role::In;                       ///< role
     LayoutKind layout = LayoutKind::Contiguous; ///< storage layout in this case
-    std::vector<int64_t> shape;         ///< logical extents, outermost first
-    std::vector<int64_t> strides;       ///< element strides per logical dim: element (i,j,…) at Σ index·stride
-    int64_t numel = 0;                  ///< logical elements (product of shape)
-    int64_t storageElements = 0;        ///< elements of storage the strides span (1 + Σ (shape−1)·stride)
-    int64_t bytes = 0;                  ///< storageElements · dtypeBytes(dtype) [bytes]
-    bool resetToZero = false;           ///< outputs: zeroed instead of poisoned before each launch
-    std::optional<Generator> init;      ///< in/inout: the generator used in this case
-    uint64_t seed = 0;                  ///< in/inout: seed of this buffer's generator
+    std::vector<int64_t> shape;                 ///< logical extents, outermost first
+    std::vector<int64_t> strides;  ///< element strides per logical dim: element (i,j,…) at Σ index·stride
+    int64_t numel = 0;             ///< logical elements (product of shape)
+    int64_t storageElements = 0;   ///< elements of storage the strides span (1 + Σ (shape−1)·stride)
+    int64_t bytes = 0;             ///< storageElements · dtypeBytes(dtype) [bytes]
+    bool resetToZero = false;      ///< outputs: zeroed instead of poisoned before each launch
+    std::optional<Generator> init; ///< in/inout: the generator used in this case
+    uint64_t seed = 0;             ///< in/inout: seed of this buffer's generator
     // Scalars:
-    int64_t intValue = 0;               ///< i32/i64 scalars (range-checked for i32)
-    double floatValue = 0;              ///< f32/f64 scalars (f32: rounded to float)
+    int64_t intValue = 0;  ///< i32/i64 scalars (range-checked for i32)
+    double floatValue = 0; ///< f32/f64 scalars (f32: rounded to float)
 };
 
 /// Concrete grid, block and dynamic shared memory.
@@ -53,17 +53,17 @@ struct LaunchDims
 /// Everything a runner needs for one case, as numbers.
 struct ProblemInstance
 {
-    std::string caseName;                   ///< the case's name
-    std::map<std::string, int64_t> sizes;   ///< size variables
-    MetaValues meta;                        ///< meta-parameter values used
-    uint64_t seed = 0;                      ///< the case seed (given or derived)
-    std::vector<ArgInstance> args;          ///< kernel arguments in order
-    LaunchDims launch;                      ///< learner's launch
-    LaunchDims referenceLaunch;             ///< reference kernel's launch
-    double idealBytes = 0;                  ///< spec's ideal_bytes [bytes] (0 when absent)
-    double flops = 0;                       ///< spec's flops [FLOP] (0 when absent)
-    std::map<DType, Tolerance> tolerance;   ///< per dtype, atol already multiplied by the scale, scale cleared
-    Variables variables;                    ///< every variable that was in scope (sizes, meta, strides, numel)
+    std::string caseName;                 ///< the case's name
+    std::map<std::string, int64_t> sizes; ///< size variables
+    MetaValues meta;                      ///< meta-parameter values used
+    uint64_t seed = 0;                    ///< the case seed (given or derived)
+    std::vector<ArgInstance> args;        ///< kernel arguments in order
+    LaunchDims launch;                    ///< learner's launch
+    LaunchDims referenceLaunch;           ///< reference kernel's launch
+    double idealBytes = 0;                ///< spec's ideal_bytes [bytes] (0 when absent)
+    double flops = 0;                     ///< spec's flops [FLOP] (0 when absent)
+    std::map<DType, Tolerance> tolerance; ///< per dtype, atol already multiplied by the scale, scale cleared
+    Variables variables;                  ///< every variable that was in scope (sizes, meta, strides, numel)
 
     /// The argument named `name`, or nullptr.
     const ArgInstance* find(std::string_view name) const;

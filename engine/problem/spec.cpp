@@ -7,9 +7,12 @@ namespace tkm::problem {
 std::string_view roleName(Role r)
 {
     switch (r) {
-    case Role::In: return "in";
-    case Role::Out: return "out";
-    case Role::InOut: return "inout";
+    case Role::In:
+        return "in";
+    case Role::Out:
+        return "out";
+    case Role::InOut:
+        return "inout";
     }
     return "in";
 }
@@ -17,12 +20,18 @@ std::string_view roleName(Role r)
 std::string_view distName(Dist d)
 {
     switch (d) {
-    case Dist::Normal: return "normal";
-    case Dist::Uniform: return "uniform";
-    case Dist::Negative: return "negative";
-    case Dist::Large: return "large";
-    case Dist::Int: return "int";
-    case Dist::Arange: return "arange";
+    case Dist::Normal:
+        return "normal";
+    case Dist::Uniform:
+        return "uniform";
+    case Dist::Negative:
+        return "negative";
+    case Dist::Large:
+        return "large";
+    case Dist::Int:
+        return "int";
+    case Dist::Arange:
+        return "arange";
     }
     return "normal";
 }
@@ -30,9 +39,12 @@ std::string_view distName(Dist d)
 std::string_view layoutName(LayoutKind k)
 {
     switch (k) {
-    case LayoutKind::Contiguous: return "contiguous";
-    case LayoutKind::Transposed: return "transposed";
-    case LayoutKind::Padded: return "padded";
+    case LayoutKind::Contiguous:
+        return "contiguous";
+    case LayoutKind::Transposed:
+        return "transposed";
+    case LayoutKind::Padded:
+        return "padded";
     }
     return "contiguous";
 }

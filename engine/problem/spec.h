@@ -50,13 +50,13 @@ struct Generator
 /// A kernel parameter: a buffer or a scalar, in the kernel's order.
 struct Param
 {
-    std::string name;                 ///< C identifier, unique
+    std::string name;                   ///< C identifier, unique
     ParamKind kind = ParamKind::Buffer; ///< buffer or scalar
-    DType dtype = DType::F32;         ///< element type (scalars: i32, i64, f32, f64)
-    std::vector<std::string> shape;   ///< buffers: 1–4 expressions
-    Role role = Role::In;             ///< buffers
-    std::optional<Generator> init;    ///< buffers with role in/inout (required there, absent on out)
-    std::string value;                ///< scalars: expression
+    DType dtype = DType::F32;           ///< element type (scalars: i32, i64, f32, f64)
+    std::vector<std::string> shape;     ///< buffers: 1–4 expressions
+    Role role = Role::In;               ///< buffers
+    std::optional<Generator> init;      ///< buffers with role in/inout (required there, absent on out)
+    std::string value;                  ///< scalars: expression
 };
 
 /// A meta-parameter (Triton's tl.constexpr), passed to the compiler as -DNAME=value.
@@ -85,12 +85,12 @@ struct Layout
 /// One correctness case (or the performance case).
 struct Case
 {
-    std::string name;                         ///< shown to the learner
-    std::map<std::string, int64_t> sizes;     ///< size variables (each ≥ 1)
-    uint64_t seed = 0;                        ///< given or derived (see seedGiven)
-    bool seedGiven = false;                   ///< false: seed = Hasher(id, case index).low64()
-    std::map<std::string, Layout> layouts;    ///< per buffer, default contiguous
-    std::map<std::string, Generator> init;    ///< per-buffer generator overrides
+    std::string name;                      ///< shown to the learner
+    std::map<std::string, int64_t> sizes;  ///< size variables (each ≥ 1)
+    uint64_t seed = 0;                     ///< given or derived (see seedGiven)
+    bool seedGiven = false;                ///< false: seed = Hasher(id, case index).low64()
+    std::map<std::string, Layout> layouts; ///< per buffer, default contiguous
+    std::map<std::string, Generator> init; ///< per-buffer generator overrides
 };
 
 /// Tolerance for one dtype: |got − ref| ≤ atol·scale + rtol·|ref|.
@@ -113,7 +113,8 @@ struct ReferenceSpec
 struct BugExpect
 {
     std::string verdict;  ///< fail, fault, timeout, compile_error
-    std::string fault;    ///< faults: read-past-end, write-past-end, read-before-start, write-before-start, misaligned, trap, unknown
+    std::string fault;    ///< faults: read-past-end, write-past-end, read-before-start, write-before-start, misaligned,
+                          ///< trap, unknown
     std::string buffer;   ///< faults: parameter name
     std::string caseName; ///< fail: optional first failing case
     std::string reason;   ///< fail: optional mismatch, nan, unwritten, nondeterministic
@@ -138,55 +139,55 @@ struct BaselineTemp
 /// One launch of a "kernels" baseline.
 struct BaselineLaunch
 {
-    std::string kernel;             ///< entry point in the baseline file
-    std::vector<std::string> args;  ///< parameter names, temp names or expressions
-    LaunchSpec launch;              ///< grid/block/shared_bytes
+    std::string kernel;            ///< entry point in the baseline file
+    std::vector<std::string> args; ///< parameter names, temp names or expressions
+    LaunchSpec launch;             ///< grid/block/shared_bytes
 };
 
 /// A baseline measured side by side (issue "Engine, part 2").
 struct Baseline
 {
-    std::string name;                       ///< shown in the report
-    std::string kind;                       ///< "kernels" or "cublas_gemm"
-    std::string file;                       ///< kernels: relative path
-    std::vector<BaselineTemp> temps;        ///< kernels
-    std::vector<BaselineLaunch> launches;   ///< kernels
+    std::string name;                        ///< shown in the report
+    std::string kind;                        ///< "kernels" or "cublas_gemm"
+    std::string file;                        ///< kernels: relative path
+    std::vector<BaselineTemp> temps;         ///< kernels
+    std::vector<BaselineLaunch> launches;    ///< kernels
     std::map<std::string, std::string> gemm; ///< cublas_gemm: a, b, c, m, n, k, dtype
 };
 
 /// Autotune section (as @triton.autotune).
 struct Autotune
 {
-    std::vector<std::string> key;                      ///< size names the winner is keyed on
+    std::vector<std::string> key;                       ///< size names the winner is keyed on
     std::vector<std::map<std::string, int64_t>> shapes; ///< sizes to time each configuration on
-    int minConfigs = 1;                                ///< fewest configurations the learner lists
+    int minConfigs = 1;                                 ///< fewest configurations the learner lists
 };
 
 /// A parsed, validated exercise.json.
 struct ExerciseSpec
 {
-    std::filesystem::path dir;          ///< the exercise folder (absolute when loaded from disk)
-    int format = 1;                     ///< spec format version
-    std::string id;                     ///< [a-z0-9-]+
-    std::string title;                  ///< shown in the app
-    std::string kernel;                 ///< learner's entry point
-    std::string prompt;                 ///< relative path
-    std::string starter;                ///< relative path
-    std::string solution;               ///< relative path
-    ReferenceSpec reference;            ///< float64 judge
-    std::vector<std::string> hints;     ///< shown one at a time
-    std::vector<Param> params;          ///< kernel parameters in order
-    std::vector<Meta> meta;             ///< meta-parameters
-    LaunchSpec launch;                  ///< learner's launch
-    std::vector<Case> cases;            ///< correctness cases (≥ 1)
-    std::optional<Case> performance;    ///< timed case
+    std::filesystem::path dir;            ///< the exercise folder (absolute when loaded from disk)
+    int format = 1;                       ///< spec format version
+    std::string id;                       ///< [a-z0-9-]+
+    std::string title;                    ///< shown in the app
+    std::string kernel;                   ///< learner's entry point
+    std::string prompt;                   ///< relative path
+    std::string starter;                  ///< relative path
+    std::string solution;                 ///< relative path
+    ReferenceSpec reference;              ///< float64 judge
+    std::vector<std::string> hints;       ///< shown one at a time
+    std::vector<Param> params;            ///< kernel parameters in order
+    std::vector<Meta> meta;               ///< meta-parameters
+    LaunchSpec launch;                    ///< learner's launch
+    std::vector<Case> cases;              ///< correctness cases (≥ 1)
+    std::optional<Case> performance;      ///< timed case
     std::map<DType, Tolerance> tolerance; ///< per output dtype
-    std::string idealBytes;             ///< expression [bytes]; empty when absent
-    std::string flops;                  ///< expression [FLOP]; empty when absent
-    std::vector<Bug> bugs;              ///< bug variants
-    std::vector<Baseline> baselines;    ///< side-by-side baselines
+    std::string idealBytes;               ///< expression [bytes]; empty when absent
+    std::string flops;                    ///< expression [FLOP]; empty when absent
+    std::vector<Bug> bugs;                ///< bug variants
+    std::vector<Baseline> baselines;      ///< side-by-side baselines
     std::vector<std::string> resetToZero; ///< outputs zeroed instead of poisoned
-    std::optional<Autotune> autotune;   ///< autotune section
+    std::optional<Autotune> autotune;     ///< autotune section
 
     /// The parameter named `name`, or nullptr.
     const Param* findParam(std::string_view name) const;
@@ -199,7 +200,7 @@ struct ExerciseSpec
 /// Options of parseSpec().
 struct ParseOptions
 {
-    bool checkFiles = true;          ///< every referenced file must exist under dir
+    bool checkFiles = true;                  ///< every referenced file must exist under dir
     std::string fileLabel = "exercise.json"; ///< how errors name the file
 };
 

@@ -11,15 +11,22 @@ namespace tkm::problem::detail {
 std::string typeName(const json& j)
 {
     switch (j.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
-    case json::value_t::string: return "a string";
-    case json::value_t::boolean: return "a boolean";
+    case json::value_t::null:
+        return "null";
+    case json::value_t::object:
+        return "an object";
+    case json::value_t::array:
+        return "an array";
+    case json::value_t::string:
+        return "a string";
+    case json::value_t::boolean:
+        return "a boolean";
     case json::value_t::number_integer:
     case json::value_t::number_unsigned:
-    case json::value_t::number_float: return "a number";
-    default: return "something else";
+    case json::value_t::number_float:
+        return "a number";
+    default:
+        return "something else";
     }
 }
 
@@ -156,7 +163,8 @@ std::string SpecParser::expr(const json& j, const std::string& ptr) const
     return string(j, ptr);
 }
 
-std::vector<std::string> SpecParser::exprList(const json& j, const std::string& ptr, std::size_t lo, std::size_t hi) const
+std::vector<std::string> SpecParser::exprList(const json& j, const std::string& ptr, std::size_t lo,
+                                              std::size_t hi) const
 {
     if (!j.is_array()) {
         fail(ptr, "must be an array of " + std::to_string(lo) + "–" + std::to_string(hi) + " expressions, not " +
@@ -196,7 +204,8 @@ DType SpecParser::dtype(const json& j, const std::string& ptr) const
     return *t;
 }
 
-std::string SpecParser::oneOfText(const json& j, const std::string& ptr, std::initializer_list<std::string_view> options) const
+std::string SpecParser::oneOfText(const json& j, const std::string& ptr,
+                                  std::initializer_list<std::string_view> options) const
 {
     const auto s = string(j, ptr);
     std::vector<std::string> names(options.begin(), options.end());
@@ -207,9 +216,9 @@ std::string SpecParser::oneOfText(const json& j, const std::string& ptr, std::in
 }
 ExerciseSpec SpecParser::parse(const json& root)
 {
-    checkKeys(root, "", {"format", "id", "title", "kernel", "prompt", "starter", "solution", "reference", "hints",
-                         "params", "meta", "launch", "cases", "performance", "tolerance", "ideal_bytes", "flops",
-                         "bugs", "baselines", "reset_to_zero", "autotune"});
+    checkKeys(root, "", {"format",    "id",          "title",  "kernel", "prompt",    "starter",       "solution",
+                         "reference", "hints",       "params", "meta",   "launch",    "cases",         "performance",
+                         "tolerance", "ideal_bytes", "flops",  "bugs",   "baselines", "reset_to_zero", "autotune"});
     ExerciseSpec spec;
     spec.dir = m_dir;
     spec.format = static_cast<int>(integer(required(root, "", "format"), "/format"));
@@ -336,6 +345,8 @@ ExerciseSpec SpecParser::parse(const json& root)
 
 namespace tkm::problem {
 
+using detail::json;
+
 engine::Expected<ExerciseSpec> parseSpec(std::string_view text, const std::filesystem::path& dir,
                                          const ParseOptions& options)
 {
@@ -354,6 +365,5 @@ engine::Expected<ExerciseSpec> parseSpec(std::string_view text, const std::files
         return engine::makeError(engine::ErrorKind::BadSpec, options.fileLabel + ": " + e.what());
     }
 }
-
 
 } // namespace tkm::problem

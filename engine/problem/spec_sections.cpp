@@ -125,8 +125,8 @@ Param SpecParser::param(const json& j, const std::string& ptr) const
     p.dtype = dtype(required(j, ptr, "dtype"), child(ptr, "dtype"));
     if (p.kind == ParamKind::Scalar) {
         if (p.dtype == DType::F16 || p.dtype == DType::BF16) {
-            fail(child(ptr, "dtype"), "a scalar is one of i32, i64, f32, f64, not " +
-                                          std::string(engine::dtypeName(p.dtype)));
+            fail(child(ptr, "dtype"),
+                 "a scalar is one of i32, i64, f32, f64, not " + std::string(engine::dtypeName(p.dtype)));
         }
         p.value = expr(required(j, ptr, "value"), child(ptr, "value"));
         return p;

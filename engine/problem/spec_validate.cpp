@@ -35,8 +35,9 @@ void SpecParser::validateCrossRefs(ExerciseSpec& spec) const
         }
         for (const auto& [name, v] : sizes) {
             if (!sizeNames.count(name)) {
-                fail(child(ptr, name), "size " + q(name) + " is not given by the first case (every case gives "
-                                                                 "the same size variables)");
+                fail(child(ptr, name), "size " + q(name) +
+                                           " is not given by the first case (every case gives "
+                                           "the same size variables)");
             }
         }
     };
@@ -54,8 +55,8 @@ void SpecParser::validateCrossRefs(ExerciseSpec& spec) const
     for (const auto& [name, v] : sizeNames) {
         for (const auto& p : spec.params) {
             if (p.kind == ParamKind::Buffer && (name == p.name + "_numel" || name.rfind(p.name + "_stride", 0) == 0)) {
-                fail("/cases/0/sizes/" + name, q(name) + " clashes with the variable derived from buffer `" +
-                                                   p.name + "`");
+                fail("/cases/0/sizes/" + name,
+                     q(name) + " clashes with the variable derived from buffer `" + p.name + "`");
             }
         }
     }

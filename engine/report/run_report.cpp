@@ -9,8 +9,7 @@ namespace {
 
 using json = nlohmann::json;
 
-template <class T>
-void putOpt(json& j, const char* key, const std::optional<T>& v)
+template <class T> void putOpt(json& j, const char* key, const std::optional<T>& v)
 {
     if (v) {
         j[key] = *v;
@@ -24,8 +23,7 @@ void putStr(json& j, const char* key, const std::string& v)
     }
 }
 
-template <class T>
-void getOpt(const json& j, const char* key, std::optional<T>& v)
+template <class T> void getOpt(const json& j, const char* key, std::optional<T>& v)
 {
     if (auto it = j.find(key); it != j.end() && !it->is_null()) {
         v = it->get<T>();
@@ -34,8 +32,7 @@ void getOpt(const json& j, const char* key, std::optional<T>& v)
     }
 }
 
-template <class T>
-void getOr(const json& j, const char* key, T& v)
+template <class T> void getOr(const json& j, const char* key, T& v)
 {
     if (auto it = j.find(key); it != j.end() && !it->is_null()) {
         v = it->get<T>();
@@ -95,8 +92,12 @@ void from_json(const json& j, ExerciseInfo& v)
 
 void to_json(json& j, const DeviceInfo& v)
 {
-    j = {{"name", v.name},          {"cc", v.cc},         {"sms", v.sms},
-         {"l2_bytes", v.l2Bytes},   {"memory_bytes", v.memoryBytes}, {"driver", v.driver},
+    j = {{"name", v.name},
+         {"cc", v.cc},
+         {"sms", v.sms},
+         {"l2_bytes", v.l2Bytes},
+         {"memory_bytes", v.memoryBytes},
+         {"driver", v.driver},
          {"theoretical_gbps", v.theoreticalGbps}};
 }
 
@@ -147,8 +148,14 @@ void from_json(const json& j, ResourcesInfo& v)
 
 void to_json(json& j, const CompileInfo& v)
 {
-    j = {{"ok", v.ok},         {"arch", v.arch},         {"nvrtc_version", v.nvrtcVersion}, {"cached", v.cached},
-         {"compile_ms", v.compileMs}, {"options", v.options}, {"diagnostics", v.diagnostics}, {"log", v.log}};
+    j = {{"ok", v.ok},
+         {"arch", v.arch},
+         {"nvrtc_version", v.nvrtcVersion},
+         {"cached", v.cached},
+         {"compile_ms", v.compileMs},
+         {"options", v.options},
+         {"diagnostics", v.diagnostics},
+         {"log", v.log}};
     putOpt(j, "resources", v.resources);
 }
 
@@ -265,7 +272,7 @@ void from_json(const json& j, FaultInfo& v)
 
 void to_json(json& j, const TimingInfo& v)
 {
-    j = {{"median_ms", v.medianMs}, {"p20_ms", v.p20Ms},     {"p80_ms", v.p80Ms}, {"min_ms", v.minMs},
+    j = {{"median_ms", v.medianMs}, {"p20_ms", v.p20Ms},    {"p80_ms", v.p80Ms}, {"min_ms", v.minMs},
          {"samples", v.samples},    {"settled", v.settled}, {"sizes", v.sizes}};
     putOpt(j, "achieved_gbps", v.achievedGbps);
     putOpt(j, "achieved_gflops", v.achievedGflops);

@@ -27,13 +27,13 @@ struct ExerciseInfo
 /// `device`
 struct DeviceInfo
 {
-    std::string name;             ///< "NVIDIA H200"
-    std::string cc;               ///< "9.0"
-    int sms = 0;                  ///< multiprocessors
-    int64_t l2Bytes = 0;          ///< [bytes]
-    int64_t memoryBytes = 0;      ///< [bytes]
-    std::string driver;           ///< "13.0"
-    double theoreticalGbps = 0;   ///< [GB/s]
+    std::string name;           ///< "NVIDIA H200"
+    std::string cc;             ///< "9.0"
+    int sms = 0;                ///< multiprocessors
+    int64_t l2Bytes = 0;        ///< [bytes]
+    int64_t memoryBytes = 0;    ///< [bytes]
+    std::string driver;         ///< "13.0"
+    double theoreticalGbps = 0; ///< [GB/s]
 };
 
 /// `compile.diagnostics[i]`
@@ -49,26 +49,26 @@ struct DiagnosticInfo
 /// `compile.resources`
 struct ResourcesInfo
 {
-    int registers = 0;              ///< per thread
-    int64_t sharedBytes = 0;        ///< static shared [bytes]
-    int64_t localBytes = 0;         ///< [bytes]
-    int64_t spillStoresBytes = 0;   ///< [bytes]
-    int64_t spillLoadsBytes = 0;    ///< [bytes]
-    int maxThreadsPerBlock = 0;     ///< from the loaded function (0 when not loaded)
+    int registers = 0;            ///< per thread
+    int64_t sharedBytes = 0;      ///< static shared [bytes]
+    int64_t localBytes = 0;       ///< [bytes]
+    int64_t spillStoresBytes = 0; ///< [bytes]
+    int64_t spillLoadsBytes = 0;  ///< [bytes]
+    int maxThreadsPerBlock = 0;   ///< from the loaded function (0 when not loaded)
 };
 
 /// `compile`
 struct CompileInfo
 {
-    bool ok = false;                            ///< compiled and signature matches
-    std::string arch;                           ///< "sm_90"
-    std::string nvrtcVersion;                   ///< "13.0"
-    bool cached = false;                        ///< from the CUBIN cache
-    double compileMs = 0;                       ///< [ms]
-    std::vector<std::string> options;           ///< NVRTC options shown
-    std::vector<DiagnosticInfo> diagnostics;    ///< parsed messages
-    std::string log;                            ///< raw log
-    std::optional<ResourcesInfo> resources;     ///< when ptxas reported them
+    bool ok = false;                         ///< compiled and signature matches
+    std::string arch;                        ///< "sm_90"
+    std::string nvrtcVersion;                ///< "13.0"
+    bool cached = false;                     ///< from the CUBIN cache
+    double compileMs = 0;                    ///< [ms]
+    std::vector<std::string> options;        ///< NVRTC options shown
+    std::vector<DiagnosticInfo> diagnostics; ///< parsed messages
+    std::string log;                         ///< raw log
+    std::optional<ResourcesInfo> resources;  ///< when ptxas reported them
 };
 
 /// `cases[i].outputs[j].first_mismatches[k]`
@@ -83,16 +83,16 @@ struct MismatchInfo
 /// `cases[i].outputs[j]`
 struct OutputInfo
 {
-    std::string buffer;              ///< parameter name
-    int64_t checked = 0;             ///< elements compared
-    int64_t mismatches = 0;          ///< failing elements
-    int64_t unwritten = 0;           ///< poison left
-    int64_t nan = 0;                 ///< NaNs
-    int64_t inf = 0;                 ///< infs
-    double maxAbsError = 0;          ///< max |got − ref|
-    double maxRelError = 0;          ///< max |got − ref| / |ref|
-    double atol = 0;                 ///< effective atol
-    double rtol = 0;                 ///< rtol
+    std::string buffer;                        ///< parameter name
+    int64_t checked = 0;                       ///< elements compared
+    int64_t mismatches = 0;                    ///< failing elements
+    int64_t unwritten = 0;                     ///< poison left
+    int64_t nan = 0;                           ///< NaNs
+    int64_t inf = 0;                           ///< infs
+    double maxAbsError = 0;                    ///< max |got − ref|
+    double maxRelError = 0;                    ///< max |got − ref| / |ref|
+    double atol = 0;                           ///< effective atol
+    double rtol = 0;                           ///< rtol
     std::vector<MismatchInfo> firstMismatches; ///< ≤ 10
     std::optional<int64_t> canaryBeforeStart;  ///< JSON canary_damage.before_start [bytes]
 };
@@ -100,20 +100,21 @@ struct OutputInfo
 /// `cases[i]`
 struct CaseInfo
 {
-    std::string name;                      ///< case name
-    std::map<std::string, int64_t> sizes;  ///< size variables
-    std::string verdict;                   ///< pass, fail, fault, skipped
-    std::vector<int64_t> grid;             ///< 3 numbers (absent when empty)
-    std::vector<int64_t> block;            ///< 3 numbers (absent when empty)
-    std::vector<OutputInfo> outputs;       ///< checked outputs (absent when empty)
-    std::optional<bool> nondeterministic;  ///< second launch differed
-    std::string message;                   ///< sentence (absent when empty)
+    std::string name;                     ///< case name
+    std::map<std::string, int64_t> sizes; ///< size variables
+    std::string verdict;                  ///< pass, fail, fault, skipped
+    std::vector<int64_t> grid;            ///< 3 numbers (absent when empty)
+    std::vector<int64_t> block;           ///< 3 numbers (absent when empty)
+    std::vector<OutputInfo> outputs;      ///< checked outputs (absent when empty)
+    std::optional<bool> nondeterministic; ///< second launch differed
+    std::string message;                  ///< sentence (absent when empty)
 };
 
 /// `fault`
 struct FaultInfo
 {
-    std::string kind;      ///< read-past-end, write-past-end, read-before-start, write-before-start, misaligned, trap, unknown
+    std::string
+        kind; ///< read-past-end, write-past-end, read-before-start, write-before-start, misaligned, trap, unknown
     std::string buffer;    ///< parameter name (absent when empty)
     std::string caseName;  ///< JSON "case" (absent when empty)
     std::string cudaError; ///< "CUDA_ERROR_ILLEGAL_ADDRESS" (absent when empty)
@@ -123,61 +124,61 @@ struct FaultInfo
 /// `timing`
 struct TimingInfo
 {
-    double medianMs = 0;                        ///< [ms]
-    double p20Ms = 0;                           ///< [ms]
-    double p80Ms = 0;                           ///< [ms]
-    double minMs = 0;                           ///< [ms]
-    int samples = 0;                            ///< count
-    bool settled = false;                       ///< spread settled before the budget ended
-    std::map<std::string, int64_t> sizes;       ///< performance case sizes
-    std::optional<double> achievedGbps;         ///< ideal_bytes / median [GB/s]
-    std::optional<double> achievedGflops;       ///< flops / median [GFLOP/s]
+    double medianMs = 0;                  ///< [ms]
+    double p20Ms = 0;                     ///< [ms]
+    double p80Ms = 0;                     ///< [ms]
+    double minMs = 0;                     ///< [ms]
+    int samples = 0;                      ///< count
+    bool settled = false;                 ///< spread settled before the budget ended
+    std::map<std::string, int64_t> sizes; ///< performance case sizes
+    std::optional<double> achievedGbps;   ///< ideal_bytes / median [GB/s]
+    std::optional<double> achievedGflops; ///< flops / median [GFLOP/s]
 };
 
 /// `traffic`
 struct TrafficInfo
 {
-    bool available = false;                     ///< counters were read
-    std::optional<int64_t> dramReadBytes;       ///< [bytes]
-    std::optional<int64_t> storedBytes;         ///< [bytes]
-    std::string storedSource;                   ///< counter formula (absent when empty)
-    std::optional<int64_t> dramWriteBytes;      ///< [bytes]
-    std::optional<double> l2HitRate;            ///< 0..1
-    std::optional<double> durationMs;           ///< [ms]
-    std::optional<double> idealBytes;           ///< [bytes]
-    std::optional<double> efficiency;           ///< ideal / (read + stored)
-    std::string unavailableReason;              ///< when !available (absent when empty)
+    bool available = false;                ///< counters were read
+    std::optional<int64_t> dramReadBytes;  ///< [bytes]
+    std::optional<int64_t> storedBytes;    ///< [bytes]
+    std::string storedSource;              ///< counter formula (absent when empty)
+    std::optional<int64_t> dramWriteBytes; ///< [bytes]
+    std::optional<double> l2HitRate;       ///< 0..1
+    std::optional<double> durationMs;      ///< [ms]
+    std::optional<double> idealBytes;      ///< [bytes]
+    std::optional<double> efficiency;      ///< ideal / (read + stored)
+    std::string unavailableReason;         ///< when !available (absent when empty)
 };
 
 /// `ceilings`
 struct CeilingsInfo
 {
-    double theoreticalGbps = 0;                 ///< [GB/s]
-    std::optional<double> measuredCopyGbps;     ///< [GB/s]
-    std::optional<double> peakFp32Gflops;       ///< [GFLOP/s]
-    std::optional<double> peakTensorGflops;     ///< [GFLOP/s]
-    std::string source;                         ///< how the figures were obtained (absent when empty)
+    double theoreticalGbps = 0;             ///< [GB/s]
+    std::optional<double> measuredCopyGbps; ///< [GB/s]
+    std::optional<double> peakFp32Gflops;   ///< [GFLOP/s]
+    std::optional<double> peakTensorGflops; ///< [GFLOP/s]
+    std::string source;                     ///< how the figures were obtained (absent when empty)
 };
 
 /// `roofline`
 struct RooflineInfo
 {
-    double intensityFlopPerByte = 0;            ///< [FLOP/byte]
-    double achievedGflops = 0;                  ///< [GFLOP/s]
-    std::string bound;                          ///< "memory" or "compute"
-    double attainableGflopsTheoretical = 0;     ///< [GFLOP/s]
+    double intensityFlopPerByte = 0;                ///< [FLOP/byte]
+    double achievedGflops = 0;                      ///< [GFLOP/s]
+    std::string bound;                              ///< "memory" or "compute"
+    double attainableGflopsTheoretical = 0;         ///< [GFLOP/s]
     std::optional<double> attainableGflopsMeasured; ///< [GFLOP/s]
 };
 
 /// `baselines[i]`
 struct BaselineInfo
 {
-    std::string name;                       ///< baseline name
-    double medianMs = 0;                    ///< [ms]
-    std::optional<int64_t> dramReadBytes;   ///< [bytes]
-    std::optional<int64_t> storedBytes;     ///< [bytes]
-    std::optional<double> timeRatio;        ///< learner median / baseline median
-    std::optional<double> bytesRatio;       ///< learner bytes / baseline bytes
+    std::string name;                     ///< baseline name
+    double medianMs = 0;                  ///< [ms]
+    std::optional<int64_t> dramReadBytes; ///< [bytes]
+    std::optional<int64_t> storedBytes;   ///< [bytes]
+    std::optional<double> timeRatio;      ///< learner median / baseline median
+    std::optional<double> bytesRatio;     ///< learner bytes / baseline bytes
 };
 
 /// `stages_ms`: wall time per stage [ms]; only stages reached are present.
@@ -193,60 +194,62 @@ struct ErrorInfo
 /// The whole report.
 struct RunReport
 {
-    std::string schema = kSchema;                ///< "tkm-run-report/1"
-    std::string engineVersion;                   ///< "0.1.0"
-    std::string created;                         ///< ISO 8601 UTC, "2026-11-30T04:40:00Z"
-    std::optional<ExerciseInfo> exercise;        ///< absent for devices-only reports
-    std::map<std::string, int64_t> meta;         ///< meta-parameter values (absent when empty)
-    std::optional<DeviceInfo> device;            ///< absent without a GPU
-    std::string verdict;                         ///< pass, fail, fault, timeout, compile_error, compiled, error
-    std::string summary;                         ///< one sentence (absent when empty)
-    std::optional<CompileInfo> compile;          ///< compile stage
-    std::vector<CaseInfo> cases;                 ///< absent when empty
-    std::optional<FaultInfo> fault;              ///< verdict fault
-    std::optional<TimingInfo> timing;            ///< measure phase
-    std::optional<TrafficInfo> traffic;          ///< measure phase
-    std::optional<CeilingsInfo> ceilings;        ///< measure phase
-    std::optional<RooflineInfo> roofline;        ///< measure phase
-    std::vector<BaselineInfo> baselines;         ///< absent when empty
-    StagesMs stagesMs;                           ///< absent when empty
-    std::optional<ErrorInfo> error;              ///< verdict error
+    std::string schema = kSchema;         ///< "tkm-run-report/1"
+    std::string engineVersion;            ///< "0.1.0"
+    std::string created;                  ///< ISO 8601 UTC, "2026-11-30T04:40:00Z"
+    std::optional<ExerciseInfo> exercise; ///< absent for devices-only reports
+    std::map<std::string, int64_t> meta;  ///< meta-parameter values (absent when empty)
+    std::optional<DeviceInfo> device;     ///< absent without a GPU
+    std::string verdict;                  ///< pass, fail, fault, timeout, compile_error, compiled, error
+    std::string summary;                  ///< one sentence (absent when empty)
+    std::optional<CompileInfo> compile;   ///< compile stage
+    std::vector<CaseInfo> cases;          ///< absent when empty
+    std::optional<FaultInfo> fault;       ///< verdict fault
+    std::optional<TimingInfo> timing;     ///< measure phase
+    std::optional<TrafficInfo> traffic;   ///< measure phase
+    std::optional<CeilingsInfo> ceilings; ///< measure phase
+    std::optional<RooflineInfo> roofline; ///< measure phase
+    std::vector<BaselineInfo> baselines;  ///< absent when empty
+    StagesMs stagesMs;                    ///< absent when empty
+    std::optional<ErrorInfo> error;       ///< verdict error
 };
 
 /// Current UTC time as "YYYY-MM-DDTHH:MM:SSZ" (for RunReport::created).
 std::string utcNow();
 
-void to_json(nlohmann::json& j, const ExerciseInfo& v);   ///< JSON writer
-void from_json(const nlohmann::json& j, ExerciseInfo& v); ///< JSON reader
-void to_json(nlohmann::json& j, const DeviceInfo& v);     ///< JSON writer
-void from_json(const nlohmann::json& j, DeviceInfo& v);   ///< JSON reader
-void to_json(nlohmann::json& j, const DiagnosticInfo& v); ///< JSON writer
+void to_json(nlohmann::json& j, const ExerciseInfo& v);     ///< JSON writer
+void from_json(const nlohmann::json& j, ExerciseInfo& v);   ///< JSON reader
+void to_json(nlohmann::json& j, const DeviceInfo& v);       ///< JSON writer
+void from_json(const nlohmann::json& j, DeviceInfo& v);     ///< JSON reader
+void to_json(nlohmann::json& j, const DiagnosticInfo& v);   ///< JSON writer
 void from_json(const nlohmann::json& j, DiagnosticInfo& v); ///< JSON reader
-void to_json(nlohmann::json& j, const ResourcesInfo& v);  ///< JSON writer
-void from_json(const nlohmann::json& j, ResourcesInfo& v); ///< JSON reader
-void to_json(nlohmann::json& j, const CompileInfo& v);    ///< JSON writer
-void from_json(const nlohmann::json& j, CompileInfo& v);  ///< JSON reader
-void to_json(nlohmann::json& j, const MismatchInfo& v);   ///< JSON writer
-void from_json(const nlohmann::json& j, MismatchInfo& v); ///< JSON reader
-void to_json(nlohmann::json& j, const OutputInfo& v);     ///< JSON writer
-void from_json(const nlohmann::json& j, OutputInfo& v);   ///< JSON reader
-void to_json(nlohmann::json& j, const CaseInfo& v);       ///< JSON writer
-void from_json(const nlohmann::json& j, CaseInfo& v);     ///< JSON reader
-void to_json(nlohmann::json& j, const FaultInfo& v);      ///< JSON writer
-void from_json(const nlohmann::json& j, FaultInfo& v);    ///< JSON reader
-void to_json(nlohmann::json& j, const TimingInfo& v);     ///< JSON writer
-void from_json(const nlohmann::json& j, TimingInfo& v);   ///< JSON reader
-void to_json(nlohmann::json& j, const TrafficInfo& v);    ///< JSON writer
-void from_json(const nlohmann::json& j, TrafficInfo& v);  ///< JSON reader
-void to_json(nlohmann::json& j, const CeilingsInfo& v);   ///< JSON writer
-void from_json(const nlohmann::json& j, CeilingsInfo& v); ///< JSON reader
-void to_json(nlohmann::json& j, const RooflineInfo& v);   ///< JSON writer
-void from_json(const nlohmann::json& j, RooflineInfo& v); ///< JSON reader
-void to_json(nlohmann::json& j, const BaselineInfo& v);   ///< JSON writer
-void from_json(const nlohmann::json& j, BaselineInfo& v); ///< JSON reader
-void to_json(nlohmann::json& j, const ErrorInfo& v);      ///< JSON writer
-void from_json(const nlohmann::json& j, ErrorInfo& v);    ///< JSON reader
-void to_json(nlohmann::json& j, const RunReport& v);      ///< JSON writer
-void from_json(const nlohmann::json& j, RunReport& v);    ///< JSON reader (throws nlohmann::json::exception on a wrong type or a missing required key)
+void to_json(nlohmann::json& j, const ResourcesInfo& v);    ///< JSON writer
+void from_json(const nlohmann::json& j, ResourcesInfo& v);  ///< JSON reader
+void to_json(nlohmann::json& j, const CompileInfo& v);      ///< JSON writer
+void from_json(const nlohmann::json& j, CompileInfo& v);    ///< JSON reader
+void to_json(nlohmann::json& j, const MismatchInfo& v);     ///< JSON writer
+void from_json(const nlohmann::json& j, MismatchInfo& v);   ///< JSON reader
+void to_json(nlohmann::json& j, const OutputInfo& v);       ///< JSON writer
+void from_json(const nlohmann::json& j, OutputInfo& v);     ///< JSON reader
+void to_json(nlohmann::json& j, const CaseInfo& v);         ///< JSON writer
+void from_json(const nlohmann::json& j, CaseInfo& v);       ///< JSON reader
+void to_json(nlohmann::json& j, const FaultInfo& v);        ///< JSON writer
+void from_json(const nlohmann::json& j, FaultInfo& v);      ///< JSON reader
+void to_json(nlohmann::json& j, const TimingInfo& v);       ///< JSON writer
+void from_json(const nlohmann::json& j, TimingInfo& v);     ///< JSON reader
+void to_json(nlohmann::json& j, const TrafficInfo& v);      ///< JSON writer
+void from_json(const nlohmann::json& j, TrafficInfo& v);    ///< JSON reader
+void to_json(nlohmann::json& j, const CeilingsInfo& v);     ///< JSON writer
+void from_json(const nlohmann::json& j, CeilingsInfo& v);   ///< JSON reader
+void to_json(nlohmann::json& j, const RooflineInfo& v);     ///< JSON writer
+void from_json(const nlohmann::json& j, RooflineInfo& v);   ///< JSON reader
+void to_json(nlohmann::json& j, const BaselineInfo& v);     ///< JSON writer
+void from_json(const nlohmann::json& j, BaselineInfo& v);   ///< JSON reader
+void to_json(nlohmann::json& j, const ErrorInfo& v);        ///< JSON writer
+void from_json(const nlohmann::json& j, ErrorInfo& v);      ///< JSON reader
+void to_json(nlohmann::json& j, const RunReport& v);        ///< JSON writer
+void from_json(
+    const nlohmann::json& j,
+    RunReport& v); ///< JSON reader (throws nlohmann::json::exception on a wrong type or a missing required key)
 
 } // namespace tkm::report

@@ -13,8 +13,8 @@ const memory::GuardOptions& GuardPlan::forBuffer(const std::string& name) const
 }
 
 engine::Expected<DeviceArgs> prepareArgs(const cuda::Context& ctx, const cuda::Stream& stream,
-                                         const problem::ProblemInstance& inst,
-                                         const problem::GeneratedInputs& images, Side side, const GuardPlan& plan)
+                                         const problem::ProblemInstance& inst, const problem::GeneratedInputs& images,
+                                         Side side, const GuardPlan& plan)
 {
     DeviceArgs out;
     out.buffers.resize(inst.args.size());
@@ -22,10 +22,18 @@ engine::Expected<DeviceArgs> prepareArgs(const cuda::Context& ctx, const cuda::S
         const problem::ArgInstance& arg = inst.args[i];
         if (arg.kind == problem::ParamKind::Scalar) {
             switch (arg.dtype) {
-            case engine::DType::I32: out.args.add(static_cast<int32_t>(arg.intValue)); break;
-            case engine::DType::I64: out.args.add(static_cast<int64_t>(arg.intValue)); break;
-            case engine::DType::F32: out.args.add(static_cast<float>(arg.floatValue)); break;
-            case engine::DType::F64: out.args.add(arg.floatValue); break;
+            case engine::DType::I32:
+                out.args.add(static_cast<int32_t>(arg.intValue));
+                break;
+            case engine::DType::I64:
+                out.args.add(static_cast<int64_t>(arg.intValue));
+                break;
+            case engine::DType::F32:
+                out.args.add(static_cast<float>(arg.floatValue));
+                break;
+            case engine::DType::F64:
+                out.args.add(arg.floatValue);
+                break;
             default:
                 return engine::makeError(engine::ErrorKind::BadSpec,
                                          fmt::format("scalar `{}` has dtype {}, which a scalar cannot have", arg.name,
@@ -43,9 +51,8 @@ engine::Expected<DeviceArgs> prepareArgs(const cuda::Context& ctx, const cuda::S
         const auto elem = static_cast<size_t>(engine::dtypeBytes(dt));
         const size_t size = static_cast<size_t>(arg.storageElements) * elem;
         if (bytes.size() != size) {
-            return engine::makeError(engine::ErrorKind::Internal,
-                                     fmt::format("image of `{}` has {} bytes, expected {}", arg.name, bytes.size(),
-                                                 size));
+            return engine::makeError(engine::ErrorKind::Internal, fmt::format("image of `{}` has {} bytes, expected {}",
+                                                                              arg.name, bytes.size(), size));
         }
         auto buf = memory::GuardedBuffer::create(ctx, size, elem, plan.forBuffer(arg.name));
         if (!buf) {

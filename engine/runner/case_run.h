@@ -20,8 +20,8 @@ namespace tkm::runner::detail {
 /// Guard layout per buffer: `perBuffer` entries win, everything else gets `fallback`.
 struct GuardPlan
 {
-    memory::GuardOptions fallback;                          ///< default layout
-    std::map<std::string, memory::GuardOptions> perBuffer;  ///< by parameter name
+    memory::GuardOptions fallback;                         ///< default layout
+    std::map<std::string, memory::GuardOptions> perBuffer; ///< by parameter name
     /// The layout of buffer `name`.
     const memory::GuardOptions& forBuffer(const std::string& name) const;
 };
@@ -36,14 +36,14 @@ enum class Side {
 struct DeviceArgs
 {
     std::vector<std::optional<memory::GuardedBuffer>> buffers; ///< per argument; nullopt for scalars
-    cuda::KernelArgs args;                                      ///< packed for cuLaunchKernel
+    cuda::KernelArgs args;                                     ///< packed for cuLaunchKernel
 };
 
 /// Allocates guarded buffers for every buffer argument of `inst`, fills the canaries, uploads the generated
 /// images (outputs: poison or zero as generated), and packs the arguments. Ordered on `stream`.
 engine::Expected<DeviceArgs> prepareArgs(const cuda::Context& ctx, const cuda::Stream& stream,
-                                         const problem::ProblemInstance& inst,
-                                         const problem::GeneratedInputs& images, Side side, const GuardPlan& plan);
+                                         const problem::ProblemInstance& inst, const problem::GeneratedInputs& images,
+                                         Side side, const GuardPlan& plan);
 
 /// How a launch ended.
 struct LaunchOutcome

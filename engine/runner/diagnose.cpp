@@ -58,8 +58,8 @@ ProbeResult runProbeHere(const ProbeRequest& req)
         return notRun(ctx.error().message);
     }
     const int cc = req.job.computeCapability.value_or(ctx->info().cc());
-    auto compiled = compile::compileKernel(
-        compile::learnerRequest(*spec, *meta, req.job.source, req.job.sourceName, cc));
+    auto compiled =
+        compile::compileKernel(compile::learnerRequest(*spec, *meta, req.job.source, req.job.sourceName, cc));
     if (!compiled) {
         return notRun(compiled.error().message);
     }
@@ -158,11 +158,15 @@ json toJson(const ProbeRequest& r)
 {
     json guards = json::object();
     for (const auto& [name, o] : r.guards) {
-        guards[name] = {{"guard", memory::guardName(o.guard)}, {"readable_guard", o.readableGuard},
-                        {"alignment", o.alignment}};
+        guards[name] = {
+            {"guard", memory::guardName(o.guard)}, {"readable_guard", o.readableGuard}, {"alignment", o.alignment}};
     }
-    json j = {{"exercise", r.job.exercise.string()}, {"source", r.job.source}, {"source_name", r.job.sourceName},
-              {"meta", r.job.meta}, {"case", r.caseIndex}, {"guards", guards}};
+    json j = {{"exercise", r.job.exercise.string()},
+              {"source", r.job.source},
+              {"source_name", r.job.sourceName},
+              {"meta", r.job.meta},
+              {"case", r.caseIndex},
+              {"guards", guards}};
     if (r.job.computeCapability) {
         j["cc"] = *r.job.computeCapability;
     }
@@ -226,8 +230,8 @@ engine::Expected<ProbeRequest> probeRequestFromJson(const json& j)
 
 json toJson(const ProbeResult& r)
 {
-    return {{"ran", r.ran}, {"faulted", r.faulted}, {"code", r.code}, {"cuda_error", r.cudaError},
-            {"message", r.message}};
+    return {
+        {"ran", r.ran}, {"faulted", r.faulted}, {"code", r.code}, {"cuda_error", r.cudaError}, {"message", r.message}};
 }
 
 ProbeResult probeResultFromJson(const json& j)
@@ -274,8 +278,8 @@ ProbeResult runProbe(const std::filesystem::path& exe, const ProbeRequest& reque
         return notRun(s.error().message);
     }
     proc->closeStdin();
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::milliseconds(static_cast<int64_t>(timeoutS * 1000));
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int64_t>(timeoutS * 1000));
     std::string line;
     const ReadResult rr = proc->readLine(line, deadline);
     if (rr == ReadResult::Timeout) {
@@ -389,9 +393,9 @@ report::FaultInfo diagnoseFault(const FaultContext& f)
 
     out.buffer = found->name;
     // Tell a read from a write: the guard mapped read-only faults only on writes.
-    const ProbeResult ro = probe(single(found->name, pastEnd ? memory::Guard::EndFlush : memory::Guard::StartFlush,
-                                        true),
-                                 fmt::format("`{}` guarded read-only", found->name));
+    const ProbeResult ro =
+        probe(single(found->name, pastEnd ? memory::Guard::EndFlush : memory::Guard::StartFlush, true),
+              fmt::format("`{}` guarded read-only", found->name));
     std::string access;
     bool sure = true;
     if (ro.ran) {
@@ -402,16 +406,17 @@ report::FaultInfo diagnoseFault(const FaultContext& f)
     }
     const std::string side = pastEnd ? "past-end" : "before-start";
     out.kind = access + "-" + side;
-    const std::string sizeNote = found->shape.size() == 1 && inst.sizes.size() == 1
-                                     ? sizesText(inst.sizes)
-                                     : fmt::format("{} has shape {}; {}", found->name, shapeText(*found),
-                                                   sizesText(inst.sizes));
+    const std::string sizeNote =
+        found->shape.size() == 1 && inst.sizes.size() == 1
+            ? sizesText(inst.sizes)
+            : fmt::format("{} has shape {}; {}", found->name, shapeText(*found), sizesText(inst.sizes));
     const std::string hint = pastEnd ? (access == "write" ? "a missing mask on the store?" : "a missing mask?")
                                      : "an index that goes below 0 (such as i − 1 at i = 0)?";
     const std::string what = sure ? access : fmt::format("access (probably a {}; the re-run could not tell)", access);
-    out.message = fmt::format("Out-of-bounds {} {} `{}` ({}; {}): {}", what,
-                              pastEnd ? "past the end of" : "before the start of", found->name, sizeNote,
-                              coverageText(inst), hint);
+    // The grid's coverage explains an overrun past the end; before the start it is beside the point.
+    out.message =
+        fmt::format("Out-of-bounds {} {} `{}` ({}{}): {}", what, pastEnd ? "past the end of" : "before the start of",
+                    found->name, sizeNote, pastEnd ? "; " + coverageText(inst) : std::string(), hint);
     return out;
 }
 

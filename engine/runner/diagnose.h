@@ -28,19 +28,19 @@ namespace tkm::runner {
 /// One probe: the job's source and meta, one case, a guard layout per buffer (others padded).
 struct ProbeRequest
 {
-    Job job;                                              ///< exercise, source, source name, meta, cc
-    int caseIndex = 0;                                    ///< index into the spec's cases
-    std::map<std::string, memory::GuardOptions> guards;   ///< by buffer name; others Padded
+    Job job;                                            ///< exercise, source, source name, meta, cc
+    int caseIndex = 0;                                  ///< index into the spec's cases
+    std::map<std::string, memory::GuardOptions> guards; ///< by buffer name; others Padded
 };
 
 /// What a probe saw.
 struct ProbeResult
 {
-    bool ran = false;       ///< the probe compiled and launched the kernel
-    bool faulted = false;   ///< the launch ended in a sticky error
-    int code = 0;           ///< CUresult of the fault (0 when none)
-    std::string cudaError;  ///< "CUDA_ERROR_ILLEGAL_ADDRESS"
-    std::string message;    ///< why the probe did not run, or the error text
+    bool ran = false;      ///< the probe compiled and launched the kernel
+    bool faulted = false;  ///< the launch ended in a sticky error
+    int code = 0;          ///< CUresult of the fault (0 when none)
+    std::string cudaError; ///< "CUDA_ERROR_ILLEGAL_ADDRESS"
+    std::string message;   ///< why the probe did not run, or the error text
 };
 
 /// JSON form of a probe request (the probe's stdin).
@@ -62,14 +62,14 @@ ProbeResult runProbe(const std::filesystem::path& exe, const ProbeRequest& reque
 /// Everything the diagnosis needs about the fault.
 struct FaultContext
 {
-    const Job& job;                            ///< the job that faulted
-    int caseIndex = 0;                         ///< spec case index
-    const problem::ProblemInstance& instance;  ///< the faulting case, instantiated
-    cuda::CudaFailure failure;                 ///< the sticky error seen
-    int launch = 1;                            ///< 1: first launch (end guards), 2: second (start guards)
-    std::filesystem::path probeExecutable;     ///< tkm-run
-    double probeTimeoutS = 8;                  ///< per probe [s]
-    ProgressFn progress;                       ///< "diagnose" progress (may be empty)
+    const Job& job;                           ///< the job that faulted
+    int caseIndex = 0;                        ///< spec case index
+    const problem::ProblemInstance& instance; ///< the faulting case, instantiated
+    cuda::CudaFailure failure;                ///< the sticky error seen
+    int launch = 1;                           ///< 1: first launch (end guards), 2: second (start guards)
+    std::filesystem::path probeExecutable;    ///< tkm-run
+    double probeTimeoutS = 8;                 ///< per probe [s]
+    ProgressFn progress;                      ///< "diagnose" progress (may be empty)
 };
 
 /// Diagnoses a fault with probes (see file comment) and returns the report's fault object.

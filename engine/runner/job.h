@@ -21,13 +21,13 @@ enum class Mode {
 /// One job.
 struct Job
 {
-    std::filesystem::path exercise;   ///< exercise folder (holds exercise.json)
-    std::string source;               ///< kernel text as the learner wrote it
+    std::filesystem::path exercise;       ///< exercise folder (holds exercise.json)
+    std::string source;                   ///< kernel text as the learner wrote it
     std::string sourceName = "kernel.cu"; ///< file name shown in diagnostics
-    problem::MetaValues meta;         ///< meta-parameter overrides (defaults for the rest)
-    Mode mode = Mode::Run;            ///< compile only, or run the cases
-    bool measure = false;             ///< after every case passes, run the measure phase (when one is installed)
-    std::vector<int> cases;           ///< case indices to run (empty: all)
+    problem::MetaValues meta;             ///< meta-parameter overrides (defaults for the rest)
+    Mode mode = Mode::Run;                ///< compile only, or run the cases
+    bool measure = false;                 ///< after every case passes, run the measure phase (when one is installed)
+    std::vector<int> cases;               ///< case indices to run (empty: all)
     std::optional<int> computeCapability; ///< compile for this cc (major·10 + minor) instead of the GPU's
     /// Replaces the spec's reset_to_zero list (a bug variant's "reset_to_zero", docs/exercise-spec.md).
     std::optional<std::vector<std::string>> resetToZero;
@@ -36,10 +36,10 @@ struct Job
 /// A progress message (worker protocol: {"type": "progress", "stage", "case", "of", "text"}).
 struct Progress
 {
-    std::string stage;   ///< "compile", "case", "timing", "traffic", "baseline", "diagnose"
-    int index = 0;       ///< 1-based step within the stage (e.g. case 2), 0 when not counted
-    int of = 0;          ///< number of steps in the stage, 0 when not counted
-    std::string text;    ///< "checking case 2 of 7: n = 3"
+    std::string stage;    ///< "compile", "case", "timing", "traffic", "baseline", "diagnose"
+    int index = 0;        ///< 1-based step within the stage (e.g. case 2), 0 when not counted
+    int of = 0;           ///< number of steps in the stage, 0 when not counted
+    std::string text;     ///< "checking case 2 of 7: n = 3"
     std::string caseName; ///< the case being run, when stage is "case"
 };
 

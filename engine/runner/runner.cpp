@@ -195,9 +195,9 @@ CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const 
     }
     const detail::LaunchOutcome lr = detail::launchAndWait(reference, inst.referenceLaunch, *ref, stream);
     if (!lr.ok) {
-        out.engineError = engine::makeError(engine::ErrorKind::Internal,
-                                            "The exercise's reference kernel failed: " + lr.error.message,
-                                            lr.error.detail);
+        out.engineError =
+            engine::makeError(engine::ErrorKind::Internal,
+                              "The exercise's reference kernel failed: " + lr.error.message, lr.error.detail);
         if (lr.sticky()) {
             out.fault = lr.failure;
             out.faultLaunch = 0;
@@ -227,8 +227,8 @@ CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const 
         if (arg.role == problem::Role::In) {
             const auto* img = images->find(arg.name);
             if (img != nullptr && std::memcmp(img->learner.data(), got->data(), got->size()) != 0) {
-                extra.push_back(fmt::format("The kernel wrote into the input `{}`, which must stay unchanged.",
-                                            arg.name));
+                extra.push_back(
+                    fmt::format("The kernel wrote into the input `{}`, which must stay unchanged.", arg.name));
             }
             if (damage->beforeBytes > 0) {
                 extra.push_back(fmt::format("{} bytes just before the input `{}` were overwritten (the nearest {} "
@@ -379,7 +379,11 @@ report::RunReport Runner::run(const Job& job, const ProgressFn& progressIn)
                                                                "start a fresh worker."));
         }
         std::string why;
+        const bool fresh = !m_session;
         if (auto dev = device(&why)) {
+            if (fresh) {
+                r.stagesMs["context"] = m_session->context.createMs();
+            }
             r.device = *dev;
             cc = m_session->context.info().cc();
         } else {
@@ -402,7 +406,8 @@ report::RunReport Runner::run(const Job& job, const ProgressFn& progressIn)
     if (!compiled->ok) {
         r.verdict = "compile_error";
         const std::string first = compiled->firstError();
-        r.summary = first.empty() ? "The kernel does not compile; see the compiler log." : "The kernel does not compile: " + first;
+        r.summary = first.empty() ? "The kernel does not compile; see the compiler log."
+                                  : "The kernel does not compile: " + first;
         r.stagesMs["total"] = msSince(t0);
         return r;
     }
@@ -478,8 +483,9 @@ report::RunReport Runner::run(const Job& job, const ProgressFn& progressIn)
         if (co.fault) {
             r.stagesMs["cases"] = msSince(tk);
             const auto td = Clock::now();
-            FaultContext fc{job, ci, *inst, *co.fault, co.faultLaunch, m_options.probeExecutable,
-                            m_options.probeTimeoutS, progress};
+            FaultContext fc{
+                job,     ci, *inst, *co.fault, co.faultLaunch, m_options.probeExecutable, m_options.probeTimeoutS,
+                progress};
             report::FaultInfo fault = diagnoseFault(fc);
             co.info.message = fault.message;
             r.cases.push_back(std::move(co.info));

@@ -33,13 +33,13 @@ namespace tkm::runner {
 /// needed to instantiate the spec's performance case.
 struct MeasureInput
 {
-    const cuda::Context& context;               ///< current, healthy context
-    const cuda::Stream& stream;                 ///< the runner's stream
-    const cuda::Kernel& kernel;                 ///< the learner's kernel, loaded
-    const problem::ExerciseSpec& spec;          ///< the exercise
-    const problem::MetaValues& meta;            ///< meta-parameter values of this job
-    const compile::CompileResult& compiled;     ///< the learner's compilation
-    const ProgressFn& progress;                 ///< for "timing"/"traffic"/"baseline" progress
+    const cuda::Context& context;           ///< current, healthy context
+    const cuda::Stream& stream;             ///< the runner's stream
+    const cuda::Kernel& kernel;             ///< the learner's kernel, loaded
+    const problem::ExerciseSpec& spec;      ///< the exercise
+    const problem::MetaValues& meta;        ///< meta-parameter values of this job
+    const compile::CompileResult& compiled; ///< the learner's compilation
+    const ProgressFn& progress;             ///< for "timing"/"traffic"/"baseline" progress
 };
 
 /// The measure phase (engine/measure): fills timing/traffic/ceilings/roofline/baselines of the report.
@@ -49,10 +49,10 @@ using MeasureFn = std::function<engine::Status(const MeasureInput& input, report
 /// Settings of a Runner.
 struct RunnerOptions
 {
-    int deviceOrdinal = 0;                    ///< GPU to use
-    std::filesystem::path probeExecutable;    ///< tkm-run for --probe (empty: defaultTkmRunPath())
-    double probeTimeoutS = 8;                 ///< per probe process [s]
-    MeasureFn measure;                        ///< measure phase; none: timing fields stay absent
+    int deviceOrdinal = 0;                 ///< GPU to use
+    std::filesystem::path probeExecutable; ///< tkm-run for --probe (empty: defaultTkmRunPath())
+    double probeTimeoutS = 8;              ///< per probe process [s]
+    MeasureFn measure;                     ///< measure phase; none: timing fields stay absent
 };
 
 /// Runs jobs; keeps the CUDA context, stream and loaded modules warm between jobs. Not thread-safe: one job at

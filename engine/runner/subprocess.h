@@ -18,18 +18,18 @@ namespace tkm::runner {
 
 /// Outcome of Subprocess::readLine().
 enum class ReadResult {
-    Line,     ///< a complete line was read (without the newline)
-    Eof,      ///< the child closed its stdout (exited or crashed)
-    Timeout,  ///< the deadline passed first
-    Woken,    ///< the wake file descriptor became readable (cancel)
+    Line,    ///< a complete line was read (without the newline)
+    Eof,     ///< the child closed its stdout (exited or crashed)
+    Timeout, ///< the deadline passed first
+    Woken,   ///< the wake file descriptor became readable (cancel)
 };
 
 /// How a child ended.
 struct ExitInfo
 {
-    bool exited = false;   ///< exited normally (exitCode valid)
-    int exitCode = 0;      ///< exit status when exited
-    int signal = 0;        ///< terminating signal when !exited
+    bool exited = false; ///< exited normally (exitCode valid)
+    int exitCode = 0;    ///< exit status when exited
+    int signal = 0;      ///< terminating signal when !exited
     /// "exit status 3" or "signal 11 (Segmentation fault)".
     std::string describe() const;
 };
@@ -44,12 +44,12 @@ public:
     static engine::Expected<Subprocess> spawn(const std::filesystem::path& exe, const std::vector<std::string>& args,
                                               bool ownGroup);
 
-    Subprocess() = default;                         ///< empty
-    ~Subprocess();                                  ///< kills and reaps a running child
-    Subprocess(Subprocess&& other) noexcept;        ///< moves ownership
+    Subprocess() = default;                             ///< empty
+    ~Subprocess();                                      ///< kills and reaps a running child
+    Subprocess(Subprocess&& other) noexcept;            ///< moves ownership
     Subprocess& operator=(Subprocess&& other) noexcept; ///< moves ownership
-    Subprocess(const Subprocess&) = delete;         ///< owner: not copyable
-    Subprocess& operator=(const Subprocess&) = delete; ///< owner: not copyable
+    Subprocess(const Subprocess&) = delete;             ///< owner: not copyable
+    Subprocess& operator=(const Subprocess&) = delete;  ///< owner: not copyable
 
     /// Writes all of `data` to the child's stdin. Error (Internal) when the child is gone.
     engine::Status write(std::string_view data);

@@ -18,11 +18,11 @@ using Clock = std::chrono::steady_clock;
 struct Client::Impl
 {
     ClientOptions options;
-    std::mutex requestMutex;                 // one request at a time
-    mutable std::mutex stateMutex;           // guards `proc` pid reads and `busy`
+    std::mutex requestMutex;       // one request at a time
+    mutable std::mutex stateMutex; // guards `proc` pid reads and `busy`
     std::optional<runner::Subprocess> proc;
     bool busy = false;
-    int wake[2] = {-1, -1};                  // cancel() writes a byte here
+    int wake[2] = {-1, -1}; // cancel() writes a byte here
     int64_t nextId = 1;
 
     engine::Status ensureWorker();
@@ -77,8 +77,7 @@ engine::Status Client::Impl::ensureWorker()
             }
         }
     }
-    const std::filesystem::path path =
-        options.workerPath.empty() ? runner::defaultTkmRunPath() : options.workerPath;
+    const std::filesystem::path path = options.workerPath.empty() ? runner::defaultTkmRunPath() : options.workerPath;
     auto p = runner::Subprocess::spawn(path, options.workerArgs, true);
     if (!p) {
         return engine::makeError(engine::ErrorKind::Internal,
@@ -187,8 +186,7 @@ JobResult Client::run(const runner::Job& job, const runner::ProgressFn& progress
 
     const int64_t id = m->nextId++;
     runner::Subprocess& p = *m->proc;
-    const std::string request =
-        jobRequest(job, id).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+    const std::string request = jobRequest(job, id).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
     if (auto s = p.write(request); !s) {
         const runner::ExitInfo e = p.wait();
         m->dropWorker(false);
@@ -206,8 +204,8 @@ JobResult Client::run(const runner::Job& job, const runner::ProgressFn& progress
         const runner::ReadResult rr = p.readLine(line, deadline, m->wake[0]);
         if (rr == runner::ReadResult::Timeout) {
             m->dropWorker(true);
-            std::string text = fmt::format("the kernel did not finish in {} s — endless loop?",
-                                           seconds(m->options.deadline));
+            std::string text =
+                fmt::format("the kernel did not finish in {} s — endless loop?", seconds(m->options.deadline));
             if (last.stage == "case" && last.of > 0) {
                 text += fmt::format(" (case {} of {}: “{}”)", last.index, last.of, last.caseName);
             } else if (last.stage == "compile") {
@@ -258,9 +256,8 @@ JobResult Client::run(const runner::Job& job, const runner::ProgressFn& progress
             try {
                 out.report = out.json.get<report::RunReport>();
             } catch (const std::exception& e) {
-                return built(errorReport("internal", fmt::format("The worker's report could not be read: {}",
-                                                                 e.what())),
-                             false);
+                return built(
+                    errorReport("internal", fmt::format("The worker's report could not be read: {}", e.what())), false);
             }
             // After a kernel fault the worker exits (status 3): reap it now so the next job starts fresh.
             runner::ExitInfo e;

@@ -31,19 +31,19 @@ namespace tkm::worker {
 /// Client settings.
 struct ClientOptions
 {
-    std::filesystem::path workerPath;                      ///< empty: runner::defaultTkmRunPath()
-    std::vector<std::string> workerArgs{"--serve"};        ///< arguments of the worker
-    std::chrono::milliseconds deadline{10000};             ///< per job, from sending it to its report
-    std::chrono::milliseconds diagnoseGrace{30000};        ///< added once when a fault diagnosis starts
-    std::chrono::milliseconds requestDeadline{15000};      ///< ping/devices (includes starting the worker)
+    std::filesystem::path workerPath;                 ///< empty: runner::defaultTkmRunPath()
+    std::vector<std::string> workerArgs{"--serve"};   ///< arguments of the worker
+    std::chrono::milliseconds deadline{10000};        ///< per job, from sending it to its report
+    std::chrono::milliseconds diagnoseGrace{30000};   ///< added once when a fault diagnosis starts
+    std::chrono::milliseconds requestDeadline{15000}; ///< ping/devices (includes starting the worker)
 };
 
 /// Result of one job.
 struct JobResult
 {
-    report::RunReport report;     ///< the report (built by the client for timeout/crash/cancel)
-    nlohmann::json json;          ///< the same as JSON, as received or built
-    bool workerReplaced = false;  ///< the worker ended during or after this job (a fresh one comes next)
+    report::RunReport report;    ///< the report (built by the client for timeout/crash/cancel)
+    nlohmann::json json;         ///< the same as JSON, as received or built
+    bool workerReplaced = false; ///< the worker ended during or after this job (a fresh one comes next)
 };
 
 /// Talks to one worker process at a time; restarts it as needed. run()/devices()/ping() are serialised;

@@ -25,7 +25,9 @@ void send(std::ostream& out, const json& message)
 // "devices"; without a GPU verdict "error" with error.kind "no-gpu" or "no-driver" and the sentence.
 json devicesMessage(const json& id)
 {
-    json rep = {{"schema", report::kSchema}, {"engine_version", TKM_ENGINE_VERSION}, {"created", report::utcNow()},
+    json rep = {{"schema", report::kSchema},
+                {"engine_version", TKM_ENGINE_VERSION},
+                {"created", report::utcNow()},
                 {"devices", json::array()}};
     auto list = cuda::listDevices();
     if (!list || list->empty()) {

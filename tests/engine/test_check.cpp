@@ -118,8 +118,9 @@ TEST(Check, MismatchesListedWithCoordinates)
     problem::ProblemInstance inst;
     inst.args = {a};
     const auto msg = check::caseMessage(inst, {c});
-    EXPECT_EQ(msg, "2 of 12 elements of `out` differ from the reference by more than atol 1e-06 + rtol 1e-06·|expected| "
-                   "(first at index [1, 2]: got 100, expected 2).");
+    EXPECT_EQ(msg,
+              "2 of 12 elements of `out` differ from the reference by more than atol 1e-06 + rtol 1e-06·|expected| "
+              "(first at index [1, 2]: got 100, expected 2).");
 }
 
 TEST(Check, AtMostTenListed)

@@ -35,14 +35,14 @@ TEST(DType, HalfRoundsToNearestEven)
 {
     EXPECT_EQ(doubleToHalfBits(1.0), 0x3C00);
     EXPECT_EQ(doubleToHalfBits(-2.0), 0xC000);
-    EXPECT_EQ(doubleToHalfBits(65504.0), 0x7BFF);                // largest finite
-    EXPECT_EQ(doubleToHalfBits(65519.99), 0x7BFF);               // below the rounding boundary
-    EXPECT_EQ(doubleToHalfBits(65520.0), 0x7C00);                // ties to even → overflow to inf
-    EXPECT_EQ(doubleToHalfBits(std::ldexp(1.0, -24)), 0x0001);   // smallest subnormal
-    EXPECT_EQ(doubleToHalfBits(std::ldexp(1.0, -25)), 0x0000);   // tie → even (0)
-    EXPECT_EQ(doubleToHalfBits(std::ldexp(3.0, -25)), 0x0002);   // tie → even (2)
-    EXPECT_EQ(doubleToHalfBits(1.0 + std::ldexp(1.0, -11)), 0x3C00);      // tie → even
-    EXPECT_EQ(doubleToHalfBits(1.0 + 3 * std::ldexp(1.0, -11)), 0x3C02);  // tie → even (up)
+    EXPECT_EQ(doubleToHalfBits(65504.0), 0x7BFF);                        // largest finite
+    EXPECT_EQ(doubleToHalfBits(65519.99), 0x7BFF);                       // below the rounding boundary
+    EXPECT_EQ(doubleToHalfBits(65520.0), 0x7C00);                        // ties to even → overflow to inf
+    EXPECT_EQ(doubleToHalfBits(std::ldexp(1.0, -24)), 0x0001);           // smallest subnormal
+    EXPECT_EQ(doubleToHalfBits(std::ldexp(1.0, -25)), 0x0000);           // tie → even (0)
+    EXPECT_EQ(doubleToHalfBits(std::ldexp(3.0, -25)), 0x0002);           // tie → even (2)
+    EXPECT_EQ(doubleToHalfBits(1.0 + std::ldexp(1.0, -11)), 0x3C00);     // tie → even
+    EXPECT_EQ(doubleToHalfBits(1.0 + 3 * std::ldexp(1.0, -11)), 0x3C02); // tie → even (up)
     EXPECT_EQ(doubleToHalfBits(std::ldexp(1023.0, -24) + std::ldexp(1.0, -25)), 0x0400); // carry into normal
     EXPECT_EQ(doubleToHalfBits(-0.0), 0x8000);
     EXPECT_EQ(doubleToHalfBits(std::numeric_limits<double>::infinity()), 0x7C00);

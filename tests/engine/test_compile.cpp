@@ -95,12 +95,13 @@ TEST_F(Compile, OtherArchitecture)
 TEST_F(Compile, SyntaxErrorOnTheLearnersLineAndColumn)
 {
     // Line 4 lacks its semicolon; NVRTC reports it where the next token starts (line 5, column 5).
-    const std::string src = "extern \"C\" __global__ void vector_add(const float* x, const float* y, float* out, int n)\n"
-                            "{\n"
-                            "    const long long i = blockIdx.x * BLOCK_SIZE + threadIdx.x;\n"
-                            "    float v = x[i] + y[i]\n"
-                            "    if (i < n) out[i] = v;\n"
-                            "}\n";
+    const std::string src =
+        "extern \"C\" __global__ void vector_add(const float* x, const float* y, float* out, int n)\n"
+        "{\n"
+        "    const long long i = blockIdx.x * BLOCK_SIZE + threadIdx.x;\n"
+        "    float v = x[i] + y[i]\n"
+        "    if (i < n) out[i] = v;\n"
+        "}\n";
     const auto r = build(src);
     EXPECT_FALSE(r.ok);
     const auto* e = firstError(r);
@@ -119,11 +120,12 @@ TEST_F(Compile, SyntaxErrorOnTheLearnersLineAndColumn)
 
 TEST_F(Compile, UnknownIdentifierWithTabs)
 {
-    const std::string src = "extern \"C\" __global__ void vector_add(const float* x, const float* y, float* out, int n)\n"
-                            "{\n"
-                            "\tconst long long i = blockIdx.x * BLOCK_SIZE + threadIdx.x;\n"
-                            "\tif (msk) out[i] = x[i] + y[i];\n"
-                            "}\n";
+    const std::string src =
+        "extern \"C\" __global__ void vector_add(const float* x, const float* y, float* out, int n)\n"
+        "{\n"
+        "\tconst long long i = blockIdx.x * BLOCK_SIZE + threadIdx.x;\n"
+        "\tif (msk) out[i] = x[i] + y[i];\n"
+        "}\n";
     const auto r = build(src);
     EXPECT_FALSE(r.ok);
     const auto* e = firstError(r);
@@ -163,7 +165,8 @@ TEST_F(Compile, WrongPointerAndScalarTypes)
     EXPECT_EQ(r.diagnostics[0].message, "parameter 2 `y` must be `const float*` (a buffer of f32), not `int*`");
     EXPECT_EQ(r.diagnostics[0].line, 1);
     EXPECT_EQ(r.diagnostics[1].message, "parameter 4 `n` must be `int` (a scalar of i32), not `float`");
-    const std::string out = "extern \"C\" __global__ void vector_add(const float* x, const float* y, const double* out, int n) {}\n";
+    const std::string out =
+        "extern \"C\" __global__ void vector_add(const float* x, const float* y, const double* out, int n) {}\n";
     const auto r2 = build(out);
     ASSERT_EQ(r2.diagnostics.size(), 1u) << r2.log;
     EXPECT_EQ(r2.diagnostics[0].message, "parameter 3 `out` must be `float*` (a buffer of f32), not `const double*`");
@@ -171,8 +174,9 @@ TEST_F(Compile, WrongPointerAndScalarTypes)
 
 TEST_F(Compile, MissingKernel)
 {
-    const std::string src = "// a helper only\n"
-                            "extern \"C\" __global__ void vec_add(const float* x, const float* y, float* out, int n) {}\n";
+    const std::string src =
+        "// a helper only\n"
+        "extern \"C\" __global__ void vec_add(const float* x, const float* y, float* out, int n) {}\n";
     const auto r = build(src);
     EXPECT_FALSE(r.ok);
     ASSERT_EQ(r.diagnostics.size(), 1u) << r.log;
@@ -276,8 +280,9 @@ TEST_F(Compile, HalfBuffersGetTheirHeader)
     j["tolerance"] = {{"f16", {{"atol", 1e-3}, {"rtol", 1e-3}}}};
     auto s = test::parseIn(j);
     ASSERT_TRUE(s.ok()) << s.error().message;
-    const std::string half = "extern \"C\" __global__ void vector_add(const __half* x, const __half* y, __half* out, int n)\n"
-                             "{ int i = threadIdx.x; if (i < n) out[i] = __hadd(x[i], y[i]); }\n";
+    const std::string half =
+        "extern \"C\" __global__ void vector_add(const __half* x, const __half* y, __half* out, int n)\n"
+        "{ int i = threadIdx.x; if (i < n) out[i] = __hadd(x[i], y[i]); }\n";
     auto req = compile::learnerRequest(*s, meta, half, "kernel.cu");
     req.cacheDir = cache.path();
     EXPECT_TRUE(req.includeFp16);

@@ -109,9 +109,9 @@ TEST(Instance, VectorAddLaunchAndSizes)
     EXPECT_EQ(inst.toleranceFor(engine::DType::I32).atol, 0); // integers compare exactly
     EXPECT_EQ(inst.variables.at("x_numel"), 1025);
     EXPECT_EQ(inst.variables.at("out_stride0"), 1);
-    EXPECT_NE(x.seed, inst.args[1].seed);               // every buffer has its own stream
+    EXPECT_NE(x.seed, inst.args[1].seed); // every buffer has its own stream
     EXPECT_EQ(inst.seed, problem::defaultCaseSeed("vector-add", 4));
-    EXPECT_EQ(inst.args[2].seed, 0u);                   // outputs are not generated
+    EXPECT_EQ(inst.args[2].seed, 0u); // outputs are not generated
     const auto other = instance(spec, 3);
     EXPECT_NE(other.seed, inst.seed);
     const auto small = instance(spec, 4, {{"BLOCK_SIZE", 128}, {"NUM_WARPS", 1}});
@@ -158,7 +158,7 @@ TEST(Instance, LayoutsAndStrides)
     EXPECT_EQ(contiguous->args[4].intValue, 5); // lda = a_stride0
     EXPECT_EQ(contiguous->launch.grid, (std::array<int64_t, 3>{3, 1, 1}));
     EXPECT_EQ(contiguous->launch.block[0], 64);
-    EXPECT_EQ(contiguous->referenceLaunch.block[0], 5); // min(N, 256)
+    EXPECT_EQ(contiguous->referenceLaunch.block[0], 5);                                           // min(N, 256)
     EXPECT_NEAR(contiguous->toleranceFor(engine::DType::F32).atol, 1e-6 * std::sqrt(5.0), 1e-18); // scaled
 
     auto padded = problem::instantiate(spec, spec.cases[1], *meta, 1); // 4 x 6, pad 3
@@ -252,7 +252,9 @@ TEST(Generators, EdgeDistributions)
     j["cases"][1]["init"] = {{"a", {{"dist", "large"}, {"magnitude", 1000}}}};
     j["cases"][2]["init"] = {{"a", {{"dist", "int"}, {"low", -3}, {"high", 3}}}};
     j["cases"][2]["sizes"] = {{"M", 40}, {"N", 60}};
-    j["cases"].push_back({{"name", "arange"}, {"sizes", {{"M", 2}, {"N", 3}}}, {"init", {{"a", {{"dist", "arange"}, {"start", 10}, {"step", 2}}}}}});
+    j["cases"].push_back({{"name", "arange"},
+                          {"sizes", {{"M", 2}, {"N", 3}}},
+                          {"init", {{"a", {{"dist", "arange"}, {"start", 10}, {"step", 2}}}}}});
     const auto spec = test::matrixSpec(j);
     auto meta = *problem::resolveMeta(spec);
     auto gen = [&](int c) {
@@ -334,7 +336,8 @@ TEST(Generators, HalfAndBf16Rounding)
             std::memcpy(&bits, g->buffers[0].learner.data() + off * 2, 2);
             double ref = 0;
             std::memcpy(&ref, g->buffers[0].reference.data() + off * 8, 8);
-            const double widened = std::string(dt) == "f16" ? engine::halfBitsToDouble(bits) : engine::bf16BitsToDouble(bits);
+            const double widened =
+                std::string(dt) == "f16" ? engine::halfBitsToDouble(bits) : engine::bf16BitsToDouble(bits);
             ASSERT_EQ(ref, widened) << dt; // the reference sees exactly the rounded value
             inexactInFloat += ref != std::round(ref);
         }

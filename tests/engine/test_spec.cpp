@@ -137,97 +137,277 @@ TEST(Spec, EveryRejectionPath)
         {"format string", [](json& j) { j["format"] = "1"; }, "/format: must be an integer, not a string"},
         {"id with capitals", [](json& j) { j["id"] = "Vector_Add"; }, "/id: \"Vector_Add\" may contain only"},
         {"empty title", [](json& j) { j["title"] = " "; }, "/title: must not be empty"},
-        {"kernel not an identifier", [](json& j) { j["kernel"] = "vector-add"; }, "/kernel: \"vector-add\" is not a C identifier"},
-        {"absolute path", [](json& j) { j["prompt"] = "/etc/passwd"; }, "/prompt: \"/etc/passwd\" must be a path relative"},
-        {"path with ..", [](json& j) { j["starter"] = "../vector-add/starter.cu"; }, "/starter: \"../vector-add/starter.cu\" must be a path relative"},
+        {"kernel not an identifier", [](json& j) { j["kernel"] = "vector-add"; },
+         "/kernel: \"vector-add\" is not a C identifier"},
+        {"absolute path", [](json& j) { j["prompt"] = "/etc/passwd"; },
+         "/prompt: \"/etc/passwd\" must be a path relative"},
+        {"path with ..", [](json& j) { j["starter"] = "../vector-add/starter.cu"; },
+         "/starter: \"../vector-add/starter.cu\" must be a path relative"},
         {"missing file", [](json& j) { j["solution"] = "nope.cu"; }, "/solution: file \"nope.cu\" does not exist in"},
-        {"reference file missing", [](json& j) { j["reference"]["file"] = "ref64.cu"; }, "/reference/file: file \"ref64.cu\" does not exist"},
-        {"reference without kernel", [](json& j) { j["reference"].erase("kernel"); }, "/reference: missing required field \"kernel\""},
+        {"reference file missing", [](json& j) { j["reference"]["file"] = "ref64.cu"; },
+         "/reference/file: file \"ref64.cu\" does not exist"},
+        {"reference without kernel", [](json& j) { j["reference"].erase("kernel"); },
+         "/reference: missing required field \"kernel\""},
         {"reference unknown field", [](json& j) { j["reference"]["meta"] = 1; }, "/reference/meta: unknown field"},
-        {"reference uses a meta-parameter", [](json& j) { j["reference"]["grid"][0] = "cdiv(n, BLOCK_SIZE)"; }, "/reference/grid/0: unknown name \"BLOCK_SIZE\""},
+        {"reference uses a meta-parameter", [](json& j) { j["reference"]["grid"][0] = "cdiv(n, BLOCK_SIZE)"; },
+         "/reference/grid/0: unknown name \"BLOCK_SIZE\""},
         {"hints not strings", [](json& j) { j["hints"][1] = 3; }, "/hints/1: must be a string, not a number"},
         {"params empty", [](json& j) { j["params"] = json::array(); }, "/params: must be a non-empty array"},
-        {"param kind", [](json& j) { j["params"][0]["kind"] = "tensor"; }, "/params/0/kind: \"tensor\" is not one of buffer, scalar"},
+        {"param kind", [](json& j) { j["params"][0]["kind"] = "tensor"; },
+         "/params/0/kind: \"tensor\" is not one of buffer, scalar"},
         {"param unknown field", [](json& j) { j["params"][0]["stride"] = 1; }, "/params/0/stride: unknown field"},
-        {"dtype", [](json& j) { j["params"][1]["dtype"] = "f8"; }, "/params/1/dtype: \"f8\" is not one of f16, bf16, f32, f64, i32, i64"},
-        {"scalar f16", [](json& j) { j["params"][3]["dtype"] = "f16"; }, "/params/3/dtype: a scalar is one of i32, i64, f32, f64"},
-        {"scalar without value", [](json& j) { j["params"][3].erase("value"); }, "/params/3: missing required field \"value\""},
-        {"duplicate param", [](json& j) { j["params"][1]["name"] = "x"; }, "/params/1/name: \"x\" is used by two parameters"},
-        {"param name not identifier", [](json& j) { j["params"][0]["name"] = "2x"; }, "/params/0/name: \"2x\" is not a C identifier"},
-        {"shape of 5", [](json& j) { j["params"][0]["shape"] = {"n", "1", "1", "1", "1"}; }, "/params/0/shape: has 5 entries; it needs 1 to 4"},
+        {"dtype", [](json& j) { j["params"][1]["dtype"] = "f8"; },
+         "/params/1/dtype: \"f8\" is not one of f16, bf16, f32, f64, i32, i64"},
+        {"scalar f16", [](json& j) { j["params"][3]["dtype"] = "f16"; },
+         "/params/3/dtype: a scalar is one of i32, i64, f32, f64"},
+        {"scalar without value", [](json& j) { j["params"][3].erase("value"); },
+         "/params/3: missing required field \"value\""},
+        {"duplicate param", [](json& j) { j["params"][1]["name"] = "x"; },
+         "/params/1/name: \"x\" is used by two parameters"},
+        {"param name not identifier", [](json& j) { j["params"][0]["name"] = "2x"; },
+         "/params/0/name: \"2x\" is not a C identifier"},
+        {"shape of 5",
+         [](json& j) {
+             j["params"][0]["shape"] = {"n", "1", "1", "1", "1"};
+         },
+         "/params/0/shape: has 5 entries; it needs 1 to 4"},
         {"shape empty", [](json& j) { j["params"][0]["shape"] = json::array(); }, "/params/0/shape: has 0 entries"},
         {"shape not array", [](json& j) { j["params"][0]["shape"] = "n"; }, "/params/0/shape: must be an array"},
-        {"init on out", [](json& j) { j["params"][2]["init"] = {{"dist", "normal"}}; }, "/params/2/init: an output buffer is poisoned"},
-        {"no init on in", [](json& j) { j["params"][0].erase("init"); }, "/params/0: buffer `x` with role in needs \"init\""},
-        {"unknown dist", [](json& j) { j["params"][0]["init"]["dist"] = "gauss"; }, "/params/0/init/dist: \"gauss\" is not one of normal, uniform, negative, large, int, arange"},
-        {"generator unknown field", [](json& j) { j["params"][0]["init"]["sigma"] = 1; }, "/params/0/init/sigma: unknown field (allowed here: dist, mean, std)"},
-        {"normal all zeros", [](json& j) { j["params"][0]["init"] = {{"dist", "normal"}, {"mean", 0}, {"std", 0}}; }, "/params/0/init: mean 0 with std 0 gives all zeros"},
+        {"init on out",
+         [](json& j) {
+             j["params"][2]["init"] = {{"dist", "normal"}};
+         },
+         "/params/2/init: an output buffer is poisoned"},
+        {"no init on in", [](json& j) { j["params"][0].erase("init"); },
+         "/params/0: buffer `x` with role in needs \"init\""},
+        {"unknown dist", [](json& j) { j["params"][0]["init"]["dist"] = "gauss"; },
+         "/params/0/init/dist: \"gauss\" is not one of normal, uniform, negative, large, int, arange"},
+        {"generator unknown field", [](json& j) { j["params"][0]["init"]["sigma"] = 1; },
+         "/params/0/init/sigma: unknown field (allowed here: dist, mean, std)"},
+        {"normal all zeros",
+         [](json& j) {
+             j["params"][0]["init"] = {{"dist", "normal"}, {"mean", 0}, {"std", 0}};
+         },
+         "/params/0/init: mean 0 with std 0 gives all zeros"},
         {"normal negative std", [](json& j) { j["params"][0]["init"]["std"] = -1; }, "/params/0/init/std: must be ≥ 0"},
-        {"uniform all zeros", [](json& j) { j["params"][1]["init"] = {{"dist", "uniform"}, {"low", 0}, {"high", 0}}; }, "/params/1/init: low = high = 0 gives all zeros"},
-        {"uniform reversed", [](json& j) { j["params"][1]["init"] = {{"dist", "uniform"}, {"low", 4}, {"high", -4}}; }, "/params/1/init: low must be < high"},
-        {"uniform without high", [](json& j) { j["params"][1]["init"] = {{"dist", "uniform"}, {"low", 4}}; }, "/params/1/init: a uniform generator needs \"high\""},
-        {"negative not negative", [](json& j) { j["params"][1]["init"] = {{"dist", "negative"}, {"low", -5}, {"high", 1}}; }, "a negative generator needs low < high < 0"},
-        {"large magnitude 0", [](json& j) { j["params"][1]["init"] = {{"dist", "large"}, {"magnitude", 0}}; }, "/params/1/init/magnitude: must be > 0"},
-        {"int not integral", [](json& j) { j["params"][1]["init"] = {{"dist", "int"}, {"low", 0.5}, {"high", 3}}; }, "an int generator needs integer low and high"},
-        {"arange all zeros", [](json& j) { j["params"][1]["init"] = {{"dist", "arange"}, {"step", 0}}; }, "start 0 with step 0 gives all zeros"},
-        {"f16 overflow", [](json& j) { j["params"][1]["dtype"] = "f16"; j["params"][1]["init"] = {{"dist", "large"}, {"magnitude", 1e5}}; }, "do not fit in f16"},
-        {"meta default not allowed", [](json& j) { j["meta"][0]["default"] = 100; }, "/meta/0/default: 100 is not in \"allowed\""},
-        {"meta allowed empty", [](json& j) { j["meta"][0]["allowed"] = json::array(); }, "/meta/0/allowed: must be a non-empty array"},
+        {"uniform all zeros",
+         [](json& j) {
+             j["params"][1]["init"] = {{"dist", "uniform"}, {"low", 0}, {"high", 0}};
+         },
+         "/params/1/init: low = high = 0 gives all zeros"},
+        {"uniform reversed",
+         [](json& j) {
+             j["params"][1]["init"] = {{"dist", "uniform"}, {"low", 4}, {"high", -4}};
+         },
+         "/params/1/init: low must be < high"},
+        {"uniform without high",
+         [](json& j) {
+             j["params"][1]["init"] = {{"dist", "uniform"}, {"low", 4}};
+         },
+         "/params/1/init: a uniform generator needs \"high\""},
+        {"negative not negative",
+         [](json& j) {
+             j["params"][1]["init"] = {{"dist", "negative"}, {"low", -5}, {"high", 1}};
+         },
+         "a negative generator needs low < high < 0"},
+        {"large magnitude 0",
+         [](json& j) {
+             j["params"][1]["init"] = {{"dist", "large"}, {"magnitude", 0}};
+         },
+         "/params/1/init/magnitude: must be > 0"},
+        {"int not integral",
+         [](json& j) {
+             j["params"][1]["init"] = {{"dist", "int"}, {"low", 0.5}, {"high", 3}};
+         },
+         "an int generator needs integer low and high"},
+        {"arange all zeros",
+         [](json& j) {
+             j["params"][1]["init"] = {{"dist", "arange"}, {"step", 0}};
+         },
+         "start 0 with step 0 gives all zeros"},
+        {"f16 overflow",
+         [](json& j) {
+             j["params"][1]["dtype"] = "f16";
+             j["params"][1]["init"] = {{"dist", "large"}, {"magnitude", 1e5}};
+         },
+         "do not fit in f16"},
+        {"meta default not allowed", [](json& j) { j["meta"][0]["default"] = 100; },
+         "/meta/0/default: 100 is not in \"allowed\""},
+        {"meta allowed empty", [](json& j) { j["meta"][0]["allowed"] = json::array(); },
+         "/meta/0/allowed: must be a non-empty array"},
         {"meta float", [](json& j) { j["meta"][1]["default"] = 4.5; }, "/meta/1/default: must be an integer, not 4.5"},
-        {"meta clashes with param", [](json& j) { j["meta"][0]["name"] = "x"; }, "/meta/0/name: \"x\" is already the name"},
+        {"meta clashes with param", [](json& j) { j["meta"][0]["name"] = "x"; },
+         "/meta/0/name: \"x\" is already the name"},
         {"meta clashes with size", [](json& j) { j["meta"][0]["name"] = "n"; }, "/meta/0/name: \"n\""},
-        {"launch grid of 4", [](json& j) { j["launch"]["grid"] = {"1", "1", "1", "1"}; }, "/launch/grid: has 4 entries; it needs 1 to 3"},
+        {"launch grid of 4",
+         [](json& j) {
+             j["launch"]["grid"] = {"1", "1", "1", "1"};
+         },
+         "/launch/grid: has 4 entries; it needs 1 to 3"},
         {"launch unknown field", [](json& j) { j["launch"]["cluster"] = {"1"}; }, "/launch/cluster: unknown field"},
-        {"launch unknown variable", [](json& j) { j["launch"]["grid"][0] = "cdiv(N, BLOCK_SIZE)"; }, "/launch/grid/0: unknown name \"N\" in \"cdiv(N, BLOCK_SIZE)\""},
+        {"launch unknown variable", [](json& j) { j["launch"]["grid"][0] = "cdiv(N, BLOCK_SIZE)"; },
+         "/launch/grid/0: unknown name \"N\" in \"cdiv(N, BLOCK_SIZE)\""},
         {"launch syntax", [](json& j) { j["launch"]["grid"][0] = "cdiv(n, "; }, "/launch/grid/0: "},
-        {"block over 1024", [](json& j) { j["launch"]["block"][0] = "2048"; }, "/launch/block/0: \"2048\" = 2048 threads: at most 1024"},
-        {"block product over 1024", [](json& j) { j["launch"]["block"] = {"64", "32"}; }, "/launch/block: 2048 threads per block"},
+        {"block over 1024", [](json& j) { j["launch"]["block"][0] = "2048"; },
+         "/launch/block/0: \"2048\" = 2048 threads: at most 1024"},
+        {"block product over 1024",
+         [](json& j) {
+             j["launch"]["block"] = {"64", "32"};
+         },
+         "/launch/block: 2048 threads per block"},
         {"grid of 0", [](json& j) { j["launch"]["grid"][0] = "n - n"; }, "/launch/grid/0: \"n - n\" = 0"},
-        {"grid not integral", [](json& j) { j["launch"]["grid"][0] = "n / 2"; }, "/launch/grid/0: \"n / 2\" = 0.5 is not a non-negative integer"},
-        {"shared bytes negative", [](json& j) { j["launch"]["shared_bytes"] = "-4"; }, "/launch/shared_bytes: \"-4\" = -4 is not a non-negative integer"},
+        {"grid not integral", [](json& j) { j["launch"]["grid"][0] = "n / 2"; },
+         "/launch/grid/0: \"n / 2\" = 0.5 is not a non-negative integer"},
+        {"shared bytes negative", [](json& j) { j["launch"]["shared_bytes"] = "-4"; },
+         "/launch/shared_bytes: \"-4\" = -4 is not a non-negative integer"},
         {"cases empty", [](json& j) { j["cases"] = json::array(); }, "/cases: must be a non-empty array"},
         {"case unknown field", [](json& j) { j["cases"][1]["repeat"] = 2; }, "/cases/1/repeat: unknown field"},
-        {"size 0", [](json& j) { j["cases"][1]["sizes"]["n"] = 0; }, "/cases/1/sizes/n: 0 is not a valid size: sizes must be ≥ 1"},
-        {"size not integer", [](json& j) { j["cases"][1]["sizes"]["n"] = 2.5; }, "/cases/1/sizes/n: must be an integer"},
-        {"sizes differ", [](json& j) { j["cases"][3]["sizes"] = {{"m", 4}}; }, "/cases/3/sizes: missing size \"n\""},
-        {"extra size", [](json& j) { j["cases"][3]["sizes"]["k"] = 4; }, "/cases/3/sizes/k: size \"k\" is not given by the first case"},
-        {"duplicate case name", [](json& j) { j["cases"][1]["name"] = "one element"; }, "/cases/1/name: \"one element\" is the name of an earlier case"},
+        {"size 0", [](json& j) { j["cases"][1]["sizes"]["n"] = 0; },
+         "/cases/1/sizes/n: 0 is not a valid size: sizes must be ≥ 1"},
+        {"size not integer", [](json& j) { j["cases"][1]["sizes"]["n"] = 2.5; },
+         "/cases/1/sizes/n: must be an integer"},
+        {"sizes differ",
+         [](json& j) {
+             j["cases"][3]["sizes"] = {{"m", 4}};
+         },
+         "/cases/3/sizes: missing size \"n\""},
+        {"extra size", [](json& j) { j["cases"][3]["sizes"]["k"] = 4; },
+         "/cases/3/sizes/k: size \"k\" is not given by the first case"},
+        {"duplicate case name", [](json& j) { j["cases"][1]["name"] = "one element"; },
+         "/cases/1/name: \"one element\" is the name of an earlier case"},
         {"negative seed", [](json& j) { j["cases"][0]["seed"] = -3; }, "/cases/0/seed: must be a non-negative integer"},
-        {"layout of unknown buffer", [](json& j) { j["cases"][0]["layouts"] = {{"z", {{"kind", "padded"}, {"pad", "1"}}}}; }, "/cases/0/layouts/z: \"z\" is not a buffer parameter"},
-        {"layout of scalar", [](json& j) { j["cases"][0]["layouts"] = {{"n", {{"kind", "contiguous"}}}}; }, "/cases/0/layouts/n: \"n\" is not a buffer parameter"},
-        {"layout kind", [](json& j) { j["cases"][0]["layouts"] = {{"x", {{"kind", "strided"}}}}; }, "/cases/0/layouts/x/kind: \"strided\" is not one of contiguous, transposed, padded"},
-        {"padded rank 1", [](json& j) { j["cases"][0]["layouts"] = {{"x", {{"kind", "padded"}, {"pad", "3"}}}}; }, "/cases/0/layouts/x: a padded layout needs a buffer of rank ≥ 2"},
-        {"padded without pad", [](json& j) { j["params"][0]["shape"] = {"n", "1"}; j["cases"][0]["layouts"] = {{"x", {{"kind", "padded"}}}}; }, "/cases/0/layouts/x: missing required field \"pad\""},
-        {"init override of output", [](json& j) { j["cases"][0]["init"] = {{"out", {{"dist", "normal"}}}}; }, "/cases/0/init/out: `out` is an output"},
-        {"init override invalid", [](json& j) { j["cases"][0]["init"] = {{"x", {{"dist", "uniform"}, {"low", 0}, {"high", 0}}}}; }, "/cases/0/init/x: low = high = 0"},
-        {"performance size 0", [](json& j) { j["performance"]["sizes"]["n"] = 0; }, "/performance/sizes/n: 0 is not a valid size"},
-        {"tolerance missing dtype", [](json& j) { j["tolerance"] = {{"f16", {{"atol", 1e-3}, {"rtol", 1e-3}}}}; }, "/tolerance: no entry for f32, the dtype of output `out`"},
-        {"tolerance unknown key", [](json& j) { j["tolerance"]["fp32"] = {{"atol", 1}, {"rtol", 1}}; }, "/tolerance/fp32: unknown field"},
-        {"tolerance negative", [](json& j) { j["tolerance"]["f32"]["atol"] = -1; }, "/tolerance/f32: atol and rtol must be ≥ 0"},
-        {"tolerance missing rtol", [](json& j) { j["tolerance"]["f32"].erase("rtol"); }, "/tolerance/f32: missing required field \"rtol\""},
-        {"tolerance bad scale", [](json& j) { j["tolerance"]["f32"]["scale"] = "sqrt(K)"; }, "/tolerance/f32/scale: unknown name \"K\""},
-        {"ideal bytes unknown name", [](json& j) { j["ideal_bytes"] = "3 * m * 4"; }, "/ideal_bytes: unknown name \"m\""},
+        {"layout of unknown buffer",
+         [](json& j) {
+             j["cases"][0]["layouts"] = {{"z", {{"kind", "padded"}, {"pad", "1"}}}};
+         },
+         "/cases/0/layouts/z: \"z\" is not a buffer parameter"},
+        {"layout of scalar",
+         [](json& j) {
+             j["cases"][0]["layouts"] = {{"n", {{"kind", "contiguous"}}}};
+         },
+         "/cases/0/layouts/n: \"n\" is not a buffer parameter"},
+        {"layout kind",
+         [](json& j) {
+             j["cases"][0]["layouts"] = {{"x", {{"kind", "strided"}}}};
+         },
+         "/cases/0/layouts/x/kind: \"strided\" is not one of contiguous, transposed, padded"},
+        {"padded rank 1",
+         [](json& j) {
+             j["cases"][0]["layouts"] = {{"x", {{"kind", "padded"}, {"pad", "3"}}}};
+         },
+         "/cases/0/layouts/x: a padded layout needs a buffer of rank ≥ 2"},
+        {"padded without pad",
+         [](json& j) {
+             j["params"][0]["shape"] = {"n", "1"};
+             j["cases"][0]["layouts"] = {{"x", {{"kind", "padded"}}}};
+         },
+         "/cases/0/layouts/x: missing required field \"pad\""},
+        {"init override of output",
+         [](json& j) {
+             j["cases"][0]["init"] = {{"out", {{"dist", "normal"}}}};
+         },
+         "/cases/0/init/out: `out` is an output"},
+        {"init override invalid",
+         [](json& j) {
+             j["cases"][0]["init"] = {{"x", {{"dist", "uniform"}, {"low", 0}, {"high", 0}}}};
+         },
+         "/cases/0/init/x: low = high = 0"},
+        {"performance size 0", [](json& j) { j["performance"]["sizes"]["n"] = 0; },
+         "/performance/sizes/n: 0 is not a valid size"},
+        {"tolerance missing dtype",
+         [](json& j) {
+             j["tolerance"] = {{"f16", {{"atol", 1e-3}, {"rtol", 1e-3}}}};
+         },
+         "/tolerance: no entry for f32, the dtype of output `out`"},
+        {"tolerance unknown key",
+         [](json& j) {
+             j["tolerance"]["fp32"] = {{"atol", 1}, {"rtol", 1}};
+         },
+         "/tolerance/fp32: unknown field"},
+        {"tolerance negative", [](json& j) { j["tolerance"]["f32"]["atol"] = -1; },
+         "/tolerance/f32: atol and rtol must be ≥ 0"},
+        {"tolerance missing rtol", [](json& j) { j["tolerance"]["f32"].erase("rtol"); },
+         "/tolerance/f32: missing required field \"rtol\""},
+        {"tolerance bad scale", [](json& j) { j["tolerance"]["f32"]["scale"] = "sqrt(K)"; },
+         "/tolerance/f32/scale: unknown name \"K\""},
+        {"ideal bytes unknown name", [](json& j) { j["ideal_bytes"] = "3 * m * 4"; },
+         "/ideal_bytes: unknown name \"m\""},
         {"flops not expression", [](json& j) { j["flops"] = json::array(); }, "/flops: must be an expression"},
-        {"bug verdict", [](json& j) { j["bugs"][0]["expect"]["verdict"] = "crash"; }, "/bugs/0/expect/verdict: \"crash\" is not one of fail, fault, timeout, compile_error"},
-        {"bug fault kind", [](json& j) { j["bugs"][0]["expect"]["fault"] = "oob"; }, "/bugs/0/expect/fault: \"oob\" is not one of read-past-end"},
-        {"bug fault without buffer", [](json& j) { j["bugs"][0]["expect"].erase("buffer"); }, "/bugs/0/expect: a read-past-end fault names the buffer"},
-        {"bug buffer not a param", [](json& j) { j["bugs"][0]["expect"]["buffer"] = "z"; }, "/bugs/0/expect/buffer: \"z\" is not a buffer parameter"},
-        {"bug fail with fault field", [](json& j) { j["bugs"][1]["expect"]["fault"] = "trap"; }, "/bugs/1/expect/fault: unknown field (allowed here: verdict, case, reason)"},
-        {"bug reason", [](json& j) { j["bugs"][1]["expect"]["reason"] = "slow"; }, "/bugs/1/expect/reason: \"slow\" is not one of mismatch, nan, unwritten, nondeterministic"},
-        {"bug case unknown", [](json& j) { j["bugs"][1]["expect"]["case"] = "huge"; }, "/bugs/1/expect/case: \"huge\" is not the name of a case"},
-        {"bug file missing", [](json& j) { j["bugs"][0]["file"] = "bugs/none.cu"; }, "/bugs/0/file: file \"bugs/none.cu\" does not exist"},
-        {"bug without expect", [](json& j) { j["bugs"][0].erase("expect"); }, "/bugs/0: missing required field \"expect\""},
-        {"reset_to_zero of input", [](json& j) { j["reset_to_zero"] = {"x"}; }, "/reset_to_zero/0: \"x\" is not an out or inout buffer"},
-        {"autotune key", [](json& j) { j["autotune"] = {{"key", {"m"}}, {"shapes", {{{"n", 4}}}}}; }, "/autotune/key/0: \"m\" is not a size variable"},
-        {"autotune shape sizes", [](json& j) { j["autotune"] = {{"key", {"n"}}, {"shapes", {{{"m", 4}}}}}; }, "/autotune/shapes/0: missing size \"n\""},
-        {"autotune unknown field", [](json& j) { j["autotune"] = {{"key", {"n"}}, {"shapes", {{{"n", 4}}}}, {"top", 1}}; }, "/autotune/top: unknown field"},
-        {"baseline kind", [](json& j) { j["baselines"] = {{{"name", "b"}, {"kind", "triton"}}}; }, "/baselines/0/kind: \"triton\" is not one of kernels, cublas_gemm"},
-        {"baseline gemm operand", [](json& j) { j["baselines"] = {{{"name", "b"}, {"kind", "cublas_gemm"}, {"a", "n"}, {"b", "y"}, {"c", "out"}, {"m", "1"}, {"n", "n"}, {"k", "1"}, {"dtype", "f32"}}}; }, "/baselines/0/a: \"n\" is not a buffer parameter"},
-        {"baseline bad arg expression", [](json& j) { j["baselines"] = json::parse(R"json([{"name": "b", "kind": "kernels", "file": "solution.cu", "launches": [{"kernel": "k", "args": ["x", "q + 1"], "grid": ["1"], "block": ["1"]}]}])json"); }, "/baselines/0/launches/0/args/1: unknown name \"q\""},
-        {"baseline without launches", [](json& j) { j["baselines"] = json::parse(R"json([{"name": "b", "kind": "kernels", "file": "solution.cu"}])json"); }, "/baselines/0: missing required field \"launches\""},
-        {"no outputs", [](json& j) { j["params"][2]["role"] = "in"; j["params"][2]["init"] = {{"dist", "normal"}}; j["bugs"] = json::array(); }, "/params: no buffer has role out or inout"},
-        {"scalar not integral", [](json& j) { j["params"][3]["value"] = "n / 2"; }, "/params/3/value: \"n / 2\" = 0.5 is not a non-negative integer"},
-        {"i32 scalar overflow", [](json& j) { j["cases"][6]["sizes"]["n"] = 3000000000LL; }, "/params/3/value: \"n\" = 3000000000 does not fit the i32 scalar `n`"},
+        {"bug verdict", [](json& j) { j["bugs"][0]["expect"]["verdict"] = "crash"; },
+         "/bugs/0/expect/verdict: \"crash\" is not one of fail, fault, timeout, compile_error"},
+        {"bug fault kind", [](json& j) { j["bugs"][0]["expect"]["fault"] = "oob"; },
+         "/bugs/0/expect/fault: \"oob\" is not one of read-past-end"},
+        {"bug fault without buffer", [](json& j) { j["bugs"][0]["expect"].erase("buffer"); },
+         "/bugs/0/expect: a read-past-end fault names the buffer"},
+        {"bug buffer not a param", [](json& j) { j["bugs"][0]["expect"]["buffer"] = "z"; },
+         "/bugs/0/expect/buffer: \"z\" is not a buffer parameter"},
+        {"bug fail with fault field", [](json& j) { j["bugs"][1]["expect"]["fault"] = "trap"; },
+         "/bugs/1/expect/fault: unknown field (allowed here: verdict, case, reason)"},
+        {"bug reason", [](json& j) { j["bugs"][1]["expect"]["reason"] = "slow"; },
+         "/bugs/1/expect/reason: \"slow\" is not one of mismatch, nan, unwritten, nondeterministic"},
+        {"bug case unknown", [](json& j) { j["bugs"][1]["expect"]["case"] = "huge"; },
+         "/bugs/1/expect/case: \"huge\" is not the name of a case"},
+        {"bug file missing", [](json& j) { j["bugs"][0]["file"] = "bugs/none.cu"; },
+         "/bugs/0/file: file \"bugs/none.cu\" does not exist"},
+        {"bug without expect", [](json& j) { j["bugs"][0].erase("expect"); },
+         "/bugs/0: missing required field \"expect\""},
+        {"reset_to_zero of input", [](json& j) { j["reset_to_zero"] = {"x"}; },
+         "/reset_to_zero/0: \"x\" is not an out or inout buffer"},
+        {"autotune key",
+         [](json& j) {
+             j["autotune"] = {{"key", {"m"}}, {"shapes", {{{"n", 4}}}}};
+         },
+         "/autotune/key/0: \"m\" is not a size variable"},
+        {"autotune shape sizes",
+         [](json& j) {
+             j["autotune"] = {{"key", {"n"}}, {"shapes", {{{"m", 4}}}}};
+         },
+         "/autotune/shapes/0: missing size \"n\""},
+        {"autotune unknown field",
+         [](json& j) {
+             j["autotune"] = {{"key", {"n"}}, {"shapes", {{{"n", 4}}}}, {"top", 1}};
+         },
+         "/autotune/top: unknown field"},
+        {"baseline kind",
+         [](json& j) {
+             j["baselines"] = {{{"name", "b"}, {"kind", "triton"}}};
+         },
+         "/baselines/0/kind: \"triton\" is not one of kernels, cublas_gemm"},
+        {"baseline gemm operand",
+         [](json& j) {
+             j["baselines"] = {{{"name", "b"},
+                                {"kind", "cublas_gemm"},
+                                {"a", "n"},
+                                {"b", "y"},
+                                {"c", "out"},
+                                {"m", "1"},
+                                {"n", "n"},
+                                {"k", "1"},
+                                {"dtype", "f32"}}};
+         },
+         "/baselines/0/a: \"n\" is not a buffer parameter"},
+        {"baseline bad arg expression",
+         [](json& j) {
+             j["baselines"] = json::parse(
+                 R"json([{"name": "b", "kind": "kernels", "file": "solution.cu", "launches": [{"kernel": "k", "args": ["x", "q + 1"], "grid": ["1"], "block": ["1"]}]}])json");
+         },
+         "/baselines/0/launches/0/args/1: unknown name \"q\""},
+        {"baseline without launches",
+         [](json& j) {
+             j["baselines"] = json::parse(R"json([{"name": "b", "kind": "kernels", "file": "solution.cu"}])json");
+         },
+         "/baselines/0: missing required field \"launches\""},
+        {"no outputs",
+         [](json& j) {
+             j["params"][2]["role"] = "in";
+             j["params"][2]["init"] = {{"dist", "normal"}};
+             j["bugs"] = json::array();
+         },
+         "/params: no buffer has role out or inout"},
+        {"scalar not integral", [](json& j) { j["params"][3]["value"] = "n / 2"; },
+         "/params/3/value: \"n / 2\" = 0.5 is not a non-negative integer"},
+        {"i32 scalar overflow", [](json& j) { j["cases"][6]["sizes"]["n"] = 3000000000LL; },
+         "/params/3/value: \"n\" = 3000000000 does not fit the i32 scalar `n`"},
     };
     for (const auto& row : table) {
         json j = test::vectorAddJson();

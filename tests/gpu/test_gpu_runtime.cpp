@@ -90,6 +90,9 @@ TEST(GpuVectorAdd, SolutionPassesEveryCase)
         std::cout << "[figure]   case " << c.name << ": " << c.verdict << "\n";
     }
     ASSERT_TRUE(r.report.device.has_value());
+    if (r.report.stagesMs.count("context") != 0) {
+        std::cout << "[figure]   context creation " << r.report.stagesMs.at("context") << " ms\n";
+    }
     std::cout << "[figure]   device " << r.report.device->name << " cc " << r.report.device->cc << ", "
               << r.report.device->theoreticalGbps << " GB/s theoretical\n";
 }
@@ -125,6 +128,14 @@ TEST(GpuVectorAdd, ShiftedLoadIsAReadBeforeTheStartOfX)
     ASSERT_EQ(r.report.verdict, "fault") << r.json.dump(2);
     EXPECT_EQ(r.report.fault->kind, "read-before-start") << r.report.fault->message;
     EXPECT_EQ(r.report.fault->buffer, "x");
+}
+
+TEST(GpuVectorAdd, EarlyStoreIsAWriteBeforeTheStartOfOut)
+{
+    const auto r = runFile(fixture("write-before-start.cu"));
+    ASSERT_EQ(r.report.verdict, "fault") << r.json.dump(2);
+    EXPECT_EQ(r.report.fault->kind, "write-before-start") << r.report.fault->message;
+    EXPECT_EQ(r.report.fault->buffer, "out");
 }
 
 TEST(GpuVectorAdd, EndlessLoopIsStoppedAndTheNextJobSucceeds)

@@ -23,8 +23,11 @@ void send(const json& j)
 
 json report(const std::string& verdict)
 {
-    return {{"schema", "tkm-run-report/1"}, {"engine_version", "fake"}, {"created", "2026-11-30T00:00:00Z"},
-            {"verdict", verdict}, {"summary", "fake " + verdict}};
+    return {{"schema", "tkm-run-report/1"},
+            {"engine_version", "fake"},
+            {"created", "2026-11-30T00:00:00Z"},
+            {"verdict", verdict},
+            {"summary", "fake " + verdict}};
 }
 
 } // namespace
@@ -47,8 +50,13 @@ int main()
         const std::string what = req.value("source", std::string());
         send({{"id", id}, {"type", "progress"}, {"stage", "compile"}, {"text", "compiling"}});
         if (what == "sleep") {
-            send({{"id", id}, {"type", "progress"}, {"stage", "case"}, {"case", 1}, {"of", 3},
-                  {"text", "checking case 1 of 3"}, {"case_name", "one element"}});
+            send({{"id", id},
+                  {"type", "progress"},
+                  {"stage", "case"},
+                  {"case", 1},
+                  {"of", 3},
+                  {"text", "checking case 1 of 3"},
+                  {"case_name", "one element"}});
             ::sleep(600);
         } else if (what == "crash") {
             std::abort();

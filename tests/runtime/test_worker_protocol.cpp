@@ -111,8 +111,11 @@ TEST_F(WorkerProtocol, MalformedRequestsGetErrorsAndTheWorkerSurvives)
 
 TEST_F(WorkerProtocol, CompileOpWorksWithoutAGpu)
 {
-    const json req = {{"id", 1}, {"op", "compile"}, {"exercise", exerciseDir().string()},
-                      {"source", readFile(exerciseDir() / "solution.cu")}, {"source_name", "solution.cu"},
+    const json req = {{"id", 1},
+                      {"op", "compile"},
+                      {"exercise", exerciseDir().string()},
+                      {"source", readFile(exerciseDir() / "solution.cu")},
+                      {"source_name", "solution.cu"},
                       {"meta", {{"BLOCK_SIZE", 256}}}};
     const auto all = exchange(req.dump());
     ASSERT_FALSE(all.empty());
@@ -132,7 +135,10 @@ TEST_F(WorkerProtocol, SyntaxErrorGivesLineAndColumn)
     // Line 3, column 5 holds the undefined identifier.
     const std::string source = "extern \"C\" __global__ void vector_add(const float* x, const float* y, float* out, "
                                "int n)\n{\n    msk = 1;\n}\n";
-    const json req = {{"id", 2}, {"op", "compile"}, {"exercise", exerciseDir().string()}, {"source", source},
+    const json req = {{"id", 2},
+                      {"op", "compile"},
+                      {"exercise", exerciseDir().string()},
+                      {"source", source},
                       {"source_name", "kernel.cu"}};
     const json r = last(req.dump());
     const json& rep = r["report"];
@@ -170,7 +176,9 @@ TEST_F(WorkerProtocol, RunWithoutAGpuCompilesAndSaysWhy)
     if (!devices["report"]["devices"].empty()) {
         GTEST_SKIP() << "a GPU is present: tests/gpu covers running";
     }
-    const json req = {{"id", 5}, {"op", "run"}, {"exercise", exerciseDir().string()},
+    const json req = {{"id", 5},
+                      {"op", "run"},
+                      {"exercise", exerciseDir().string()},
                       {"source", readFile(exerciseDir() / "solution.cu")}};
     const json rep = last(req.dump())["report"];
     EXPECT_EQ(rep.value("verdict", ""), "compiled") << rep.dump();

@@ -5,6 +5,7 @@
 
 #include <QList>
 #include <QPoint>
+#include <QStringList>
 
 namespace tkm::app {
 

@@ -28,8 +28,8 @@ std::optional<CompileResult> loadCached(const std::filesystem::path& dir, const 
         r.loweredName = j.at("lowered").get<std::string>();
         r.log = j.at("log").get<std::string>();
         for (const auto& d : j.at("diagnostics")) {
-            r.diagnostics.push_back(Diagnostic{d.at("file"), d.at("line"), d.at("column"), d.at("severity"),
-                                               d.at("message")});
+            r.diagnostics.push_back(
+                Diagnostic{d.at("file"), d.at("line"), d.at("column"), d.at("severity"), d.at("message")});
         }
         const json& res = j.at("resources");
         r.resources.known = res.at("known");
@@ -69,8 +69,7 @@ void storeCached(const std::filesystem::path& dir, const std::string& key, const
                          {"spill_loads_bytes", res.spillLoadsBytes},
                          {"constant_bytes", res.constantBytes}}}};
     // The CUBIN first: an entry counts only once its .json (which states the size) is in place.
-    if (engine::writeFileAtomic(dir / (key + ".cubin"),
-                                std::string_view(result.cubin.data(), result.cubin.size()))) {
+    if (engine::writeFileAtomic(dir / (key + ".cubin"), std::string_view(result.cubin.data(), result.cubin.size()))) {
         (void)engine::writeFileAtomic(dir / (key + ".json"), meta.dump());
     }
 }

@@ -90,7 +90,8 @@ std::string signaturePostlude(const std::string& kernel, const std::vector<Expec
          "template <class A> struct Same<A, A> { static constexpr bool value = true; };\n"
          "template <int I, class... A> struct At { using type = void; };\n"
          "template <class H, class... T> struct At<0, H, T...> { using type = H; };\n"
-         "template <int I, class H, class... T> struct At<I, H, T...> { using type = typename At<I - 1, T...>::type; };\n"
+         "template <int I, class H, class... T> struct At<I, H, T...> { using type = typename At<I - 1, T...>::type; "
+         "};\n"
          "template <class F> struct Fn { static constexpr int arity = -1; template <int I> using arg = void; };\n"
          "template <class R, class... A> struct Fn<R(A...)> { static constexpr int arity = sizeof...(A);\n"
          "  template <int I> using arg = typename At<I, A...>::type; };\n"
@@ -199,7 +200,8 @@ std::vector<Diagnostic> mapSignatureDiagnostics(const std::vector<Diagnostic>& d
         if (std::regex_search(d.message, m, arity)) {
             const int got = std::stoi(m[1]);
             if (got < 0) {
-                out.push_back(atDeclaration("`" + req.kernel + "` must be one __global__ function (not overloaded, "
+                out.push_back(atDeclaration("`" + req.kernel +
+                                            "` must be one __global__ function (not overloaded, "
                                             "not a template)"));
             } else {
                 out.push_back(atDeclaration(req.kernel + " takes " + std::to_string(got) + " parameter" +
