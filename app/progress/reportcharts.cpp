@@ -126,6 +126,7 @@ QImage renderScoresChart(const ReportData& data, QSize size)
             p.fillRect(QRect(plot.left(), y + barHeight, std::max(wa, 2), barHeight), kAccuracy);
         }
     }
+    p.end();
     return image;
 }
 
@@ -133,12 +134,8 @@ QImage renderExerciseChart(const ExerciseRow& exercise, QSize size)
 {
     if (!exercise.best || !exercise.best->medianMs)
         return {};
-    QImage image = blankImage(size);
-    QPainter p(&image);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.setFont(chartFont(24, true));
-    p.setPen(Qt::black);
-    p.drawText(20, 34, exercise.title);
+    QImage image;
+    QPainter p;
     const QString you = QCoreApplication::translate("tkm::app::ReportCharts", "Your best");
     const QString solution = QCoreApplication::translate("tkm::app::ReportCharts", "Solution");
     QList<Bar> times{{you, *exercise.best->medianMs, kLearner}};
@@ -158,12 +155,22 @@ QImage renderExerciseChart(const ExerciseRow& exercise, QSize size)
         if (b.dramBytes)
             bytes.append({b.name, *b.dramBytes, kBaseline});
     }
+    // As tall as the longer group needs, at most the size asked for.
+    const int rows = static_cast<int>(std::max(times.size(), bytes.size()));
+    size.setHeight(std::min(size.height(), 110 + rows * 44));
+    image = blankImage(size);
+    p.begin(&image);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setFont(chartFont(24, true));
+    p.setPen(Qt::black);
+    p.drawText(20, 34, exercise.title);
     const int half = size.width() / 2;
     drawBarGroup(p, QRect(20, 50, half - 40, size.height() - 60),
                  QCoreApplication::translate("tkm::app::ReportCharts", "Median time"), times, &formatMs);
     drawBarGroup(p, QRect(half + 10, 50, half - 30, size.height() - 60),
                  QCoreApplication::translate("tkm::app::ReportCharts", "DRAM bytes (read + stored)"), bytes,
                  &formatBytes);
+    p.end();
     return image;
 }
 

@@ -13,7 +13,8 @@ namespace tkm::app {
 QImage renderScoresChart(const ReportData& data, QSize size = QSize(1200, 640));
 
 /// Two bar groups for one exercise: median time [ms] and DRAM bytes of the best run beside the solution and the
-/// baselines. A null image when the exercise has no passing run.
+/// baselines, `size.width()` wide and as tall as the bars need (at most `size.height()`). A null image when the
+/// exercise has no passing run.
 QImage renderExerciseChart(const ExerciseRow& exercise, QSize size = QSize(1200, 420));
 
 } // namespace tkm::app

@@ -72,10 +72,12 @@ QString versusSolution(const ExerciseRow& e)
     return QStringLiteral("%1×").arg(ratio, 0, 'f', 2);
 }
 
-const char* kStyle = "body{font-family:sans-serif;font-size:10pt;color:#111}"
-                     "h1{font-size:18pt;margin-bottom:4px}h2{font-size:13pt;margin-top:18px;border-bottom:1px solid "
-                     "#888}table{border-collapse:collapse}th{background:#e8eef6;text-align:left}"
-                     "td,th{border:1px solid #aaa;padding:3px 6px}td.n{text-align:right}.muted{color:#555}";
+const char* kStyle =
+    "body{font-family:sans-serif;font-size:9pt;color:#111}"
+    "h1{font-size:18pt;margin-bottom:4px}h2{font-size:13pt;margin-top:18px;border-bottom:1px solid "
+    "#888}table{border-collapse:collapse}th{background:#e8eef6;text-align:left}"
+    "td,th{border:1px solid #aaa;padding:2px 4px;font-size:8pt}td.n{text-align:right;white-space:nowrap}"
+    "td.t{white-space:nowrap}.muted{color:#555}";
 
 } // namespace
 
@@ -88,6 +90,8 @@ ReportExporter::ReportExporter(ReportData data) : m_data(std::move(data))
 
 QString ReportExporter::html(bool embedImages) const
 {
+    // QTextDocument lays the page out about 530 units wide; a browser window is wider.
+    const int imageWidth = embedImages ? 800 : 520;
     const auto src = [&](int index) {
         if (!embedImages)
             return chartUrl(index);
@@ -99,7 +103,7 @@ QString ReportExporter::html(bool embedImages) const
     out << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" << esc(tr("Progress report"))
         << "</title><style>" << kStyle << "</style></head><body>";
     out << "<h1>" << esc(tr("Triton Kernel Mastery — progress report")) << "</h1>";
-    out << "<table>";
+    out << "<table width=\"100%\" cellspacing=\"0\">";
     const auto fact = [&](const QString& k, const QString& v) {
         out << "<tr><th>" << esc(k) << "</th><td>" << esc(v) << "</td></tr>";
     };
@@ -113,26 +117,27 @@ QString ReportExporter::html(bool embedImages) const
     fact(tr("Time spent"), formatDuration(d.secondsSpent));
     out << "</table>";
 
-    out << "<h2>" << esc(tr("Modules")) << "</h2><table><tr><th>" << esc(tr("Module")) << "</th><th>"
-        << esc(tr("Completion")) << "</th><th>" << esc(tr("Quiz accuracy")) << "</th><th>" << esc(tr("Questions right"))
-        << "</th><th>" << esc(tr("Bugs found")) << "</th><th>" << esc(tr("Exercises passed")) << "</th><th>"
-        << esc(tr("Time")) << "</th></tr>";
+    out << "<h2>" << esc(tr("Modules")) << "</h2><table width=\"100%\" cellspacing=\"0\"><tr><th>" << esc(tr("Module"))
+        << "</th><th>" << esc(tr("Completion")) << "</th><th>" << esc(tr("Quiz accuracy")) << "</th><th>"
+        << esc(tr("Questions right")) << "</th><th>" << esc(tr("Bugs found")) << "</th><th>"
+        << esc(tr("Exercises passed")) << "</th><th>" << esc(tr("Time")) << "</th></tr>";
     for (const auto& m : d.modules) {
-        out << "<tr><td>" << esc(m.title) << "</td><td class=\"n\">" << formatFraction(m.fraction()) << " ("
+        out << "<tr><td class=\"t\">" << esc(m.title) << "</td><td class=\"n\">" << formatFraction(m.fraction()) << " ("
             << m.itemsDone << "/" << m.itemsTotal << ")</td><td class=\"n\">" << optPercent(m.quizAccuracy())
             << "</td><td class=\"n\">" << m.questionsRight << "/" << m.questionsTotal << "</td><td class=\"n\">"
             << m.bugsFound << "/" << m.bugsTotal << "</td><td class=\"n\">" << m.exercisesPassed << "/"
             << m.exercisesTotal << "</td><td class=\"n\">" << formatDuration(m.secondsSpent) << "</td></tr>";
     }
-    out << "</table><p><img src=\"" << src(-1) << "\" width=\"600\"></p>";
+    out << "</table><p><img src=\"" << src(-1) << "\" width=\"" << imageWidth << "\"></p>";
 
-    out << "<h2>" << esc(tr("Exercises")) << "</h2><table><tr><th>" << esc(tr("Exercise")) << "</th><th>"
-        << esc(tr("Runs")) << "</th><th>" << esc(tr("Status")) << "</th><th>" << esc(tr("Best time")) << "</th><th>"
-        << esc(tr("Bandwidth")) << "</th><th>" << esc(tr("% of ceiling")) << "</th><th>" << esc(tr("DRAM efficiency"))
-        << "</th><th>" << esc(tr("Solution")) << "</th><th>" << esc(tr("vs solution")) << "</th></tr>";
+    out << "<h2>" << esc(tr("Exercises")) << "</h2><table width=\"100%\" cellspacing=\"0\"><tr><th>"
+        << esc(tr("Exercise")) << "</th><th>" << esc(tr("Runs")) << "</th><th>" << esc(tr("Status")) << "</th><th>"
+        << esc(tr("Best time")) << "</th><th>" << esc(tr("Bandwidth")) << "</th><th>" << esc(tr("% of ceiling"))
+        << "</th><th>" << esc(tr("DRAM efficiency")) << "</th><th>" << esc(tr("Solution")) << "</th><th>"
+        << esc(tr("vs solution")) << "</th></tr>";
     for (const ExerciseRow& e : d.exercises) {
         const auto& b = e.best;
-        out << "<tr><td>" << esc(e.title) << "</td><td class=\"n\">" << e.runs << "</td><td>"
+        out << "<tr><td class=\"t\">" << esc(e.title) << "</td><td class=\"n\">" << e.runs << "</td><td class=\"t\">"
             << esc(e.passed ? tr("Passed") : (e.runs ? verdictText(e.lastVerdict) : tr("Not tried")))
             << "</td><td class=\"n\">" << (b && b->medianMs ? formatMs(*b->medianMs) : dash())
             << "</td><td class=\"n\">" << (b && b->achievedGbps ? formatGbps(*b->achievedGbps) : dash())
@@ -144,7 +149,7 @@ QString ReportExporter::html(bool embedImages) const
     out << "</table>";
     for (int i = 0; i < m_exerciseCharts.size(); ++i) {
         if (!m_exerciseCharts[i].isNull())
-            out << "<p><img src=\"" << src(i) << "\" width=\"600\"></p>";
+            out << "<p><img src=\"" << src(i) << "\" width=\"" << imageWidth << "\"></p>";
     }
 
     out << "<h2>" << esc(tr("Weak topics")) << "</h2>";

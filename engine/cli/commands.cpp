@@ -3,6 +3,7 @@
 #include "engine/cli/print.h"
 #include "engine/common/paths.h"
 #include "engine/cuda/device.h"
+#include "engine/measure/bench_command.h"
 #include "engine/runner/runner.h"
 #include "engine/runner/subprocess.h"
 #include "engine/worker/client.h"
@@ -184,6 +185,16 @@ void registerDevices(CLI::App& app, int& exitCode)
         }
         std::cout << (*json ? j.dump(2) + "\n" : formatDevices(j));
         exitCode = list && !list->empty() ? 0 : 1;
+    });
+}
+
+void registerBench(CLI::App& app, int& exitCode)
+{
+    CLI::App* cmd = app.add_subcommand("bench", "job turnaround and measurement accuracy (see engine/measure/bench.h)");
+    // Everything after `bench` belongs to the measure helper's own parser.
+    cmd->prefix_command();
+    cmd->callback([cmd, &exitCode] {
+        exitCode = measure::runBenchCommand(cmd->remaining(), std::cout, std::cerr, {"bench"});
     });
 }
 

@@ -14,5 +14,7 @@ void registerRun(CLI::App& app, int& exitCode);
 void registerCompile(CLI::App& app, int& exitCode);
 /// `devices [--json]`: GPUs with cc, SMs, L2, memory, theoretical bandwidth, or the no-GPU sentence.
 void registerDevices(CLI::App& app, int& exitCode);
+/// `bench [--runs N] [--exercise DIR] [--kernel FILE] [--no-ncu] …`: engine/measure/bench_command.h.
+void registerBench(CLI::App& app, int& exitCode);
 
 } // namespace tkm::cli

@@ -2,6 +2,7 @@
 //   tkm-run run <exercise-dir> <kernel.cu> [--meta K=V …] [--json] [--timeout S] [--measure]
 //   tkm-run compile <exercise-dir> <kernel.cu> [--meta K=V …] [--arch sm_90] [--json]
 //   tkm-run devices [--json]
+//   tkm-run bench [--runs N] [--exercise DIR] [--kernel FILE] [--no-ncu]
 //   tkm-run --serve      worker: JSON lines on stdin/stdout (docs/run-report.md, "Worker protocol")
 //   tkm-run --probe      internal: one fault-diagnosis re-run (engine/runner/diagnose.h)
 
@@ -29,6 +30,7 @@ int main(int argc, char** argv)
     tkm::cli::registerRun(app, exitCode);
     tkm::cli::registerCompile(app, exitCode);
     tkm::cli::registerDevices(app, exitCode);
+    tkm::cli::registerBench(app, exitCode);
     CLI11_PARSE(app, argc, argv);
 
     if (probeMode) {

@@ -87,6 +87,9 @@ std::string formatReport(const report::RunReport& r)
         if (r.traffic->available) {
             out += fmt::format("traffic   DRAM read {} B, stored {} B", r.traffic->dramReadBytes.value_or(0),
                                r.traffic->storedBytes.value_or(0));
+            if (r.traffic->idealBytes) {
+                out += fmt::format(" (ideal {:.0f} B)", *r.traffic->idealBytes);
+            }
             if (r.traffic->efficiency) {
                 out += fmt::format(", efficiency {:.2f}", *r.traffic->efficiency);
             }
@@ -94,6 +97,37 @@ std::string formatReport(const report::RunReport& r)
         } else {
             out += fmt::format("traffic   not measured: {}\n", r.traffic->unavailableReason);
         }
+    }
+    if (r.ceilings) {
+        out += fmt::format("ceilings  DRAM {:.0f} GB/s theoretical", r.ceilings->theoreticalGbps);
+        if (r.ceilings->measuredCopyGbps) {
+            out += fmt::format(", {:.0f} GB/s measured copy", *r.ceilings->measuredCopyGbps);
+            if (r.timing && r.timing->achievedGbps && *r.ceilings->measuredCopyGbps > 0) {
+                out += fmt::format(" (this kernel: {:.0f} % of it)",
+                                   100.0 * *r.timing->achievedGbps / *r.ceilings->measuredCopyGbps);
+            }
+        }
+        out += "\n";
+    }
+    if (r.roofline) {
+        out += fmt::format("roofline  {:.3f} FLOP/byte, {:.1f} GFLOP/s achieved, {}-bound (attainable {:.1f} GFLOP/s "
+                           "theoretical",
+                           r.roofline->intensityFlopPerByte, r.roofline->achievedGflops, r.roofline->bound,
+                           r.roofline->attainableGflopsTheoretical);
+        if (r.roofline->attainableGflopsMeasured) {
+            out += fmt::format(", {:.1f} measured", *r.roofline->attainableGflopsMeasured);
+        }
+        out += ")\n";
+    }
+    for (const auto& b : r.baselines) {
+        out += fmt::format("baseline  {}: median {:.4f} ms", b.name, b.medianMs);
+        if (b.timeRatio) {
+            out += fmt::format(", yours takes {:.2f}× its time", *b.timeRatio);
+        }
+        if (b.bytesRatio) {
+            out += fmt::format(" and moves {:.2f}× its bytes", *b.bytesRatio);
+        }
+        out += "\n";
     }
     if (r.error) {
         out += fmt::format("error     {}: {}\n", r.error->kind, r.error->message);

@@ -15,32 +15,33 @@ namespace tkm::measure {
 /// One configuration timed on one shape.
 struct AutotuneSample
 {
-    problem::MetaValues config;            ///< meta-parameter values (resolved: defaults filled in)
-    std::map<std::string, int64_t> shape;  ///< the shape's sizes
-    double medianMs = 0;                   ///< [ms]; 0 when it failed
-    bool settled = false;                  ///< spread settled
-    std::string error;                     ///< non-empty when the configuration could not be compiled or timed
+    problem::MetaValues config;           ///< meta-parameter values (resolved: defaults filled in)
+    std::map<std::string, int64_t> shape; ///< the shape's sizes
+    double medianMs = 0;                  ///< [ms]; 0 when it failed
+    bool settled = false;                 ///< spread settled
+    std::string error;                    ///< non-empty when the configuration could not be compiled or timed
 };
 
 /// The fastest configuration for one value of the key.
 struct AutotuneWinner
 {
-    std::map<std::string, int64_t> key;    ///< key sizes (e.g. {"M": 16384, "N": 2048})
-    problem::MetaValues config;            ///< the winning configuration
-    double medianMs = 0;                   ///< its median [ms]
-    double speedupOverSlowest = 0;         ///< slowest successful median / winner's median [1]
+    std::map<std::string, int64_t> key; ///< key sizes (e.g. {"M": 16384, "N": 2048})
+    problem::MetaValues config;         ///< the winning configuration
+    double medianMs = 0;                ///< its median [ms]
+    double speedupOverSlowest = 0;      ///< slowest successful median / winner's median [1]
 };
 
 /// All samples and the winners per key value.
 struct AutotuneResult
 {
-    std::vector<AutotuneSample> samples;   ///< config-major order
-    std::vector<AutotuneWinner> winners;   ///< one per distinct key value, in order of first appearance
+    std::vector<AutotuneSample> samples; ///< config-major order
+    std::vector<AutotuneWinner> winners; ///< one per distinct key value, in order of first appearance
 };
 
 /// The fastest successful sample per distinct key value (the `key` sizes of each sample's shape); samples with an
 /// error are ignored; ties keep the configuration listed first. Pure function.
-std::vector<AutotuneWinner> pickWinners(const std::vector<AutotuneSample>& samples, const std::vector<std::string>& key);
+std::vector<AutotuneWinner> pickWinners(const std::vector<AutotuneSample>& samples,
+                                        const std::vector<std::string>& key);
 
 /// Compiles `source` once per configuration (NVRTC for compute capability `cc`, major·10 + minor), times it on
 /// every shape of spec.autotune and picks the winners. Errors: the spec has no `autotune`, fewer configurations

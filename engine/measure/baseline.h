@@ -16,12 +16,12 @@ namespace tkm::measure {
 /// One measured baseline.
 struct BaselineResult
 {
-    std::string name;          ///< spec name
-    TimingResult timing;       ///< same stopping rule as the learner's
-    TrafficResult traffic;     ///< available = false when CUPTI cannot
-    double timeRatio = 0;      ///< learner median / baseline median [1]; 0 when unknown
-    double bytesRatio = 0;     ///< learner (read + stored) / baseline (read + stored) [1]; 0 when unknown
-    std::string error;         ///< non-empty when the baseline could not be measured (sentence)
+    std::string name;      ///< spec name
+    TimingResult timing;   ///< same stopping rule as the learner's
+    TrafficResult traffic; ///< available = false when CUPTI cannot
+    double timeRatio = 0;  ///< learner median / baseline median [1]; 0 when unknown
+    double bytesRatio = 0; ///< learner (read + stored) / baseline (read + stored) [1]; 0 when unknown
+    std::string error;     ///< non-empty when the baseline could not be measured (sentence)
 };
 
 /// Measures `baseline` on the learner's performance case `pc` (same buffers, outputs reset the same way) and

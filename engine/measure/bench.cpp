@@ -121,8 +121,17 @@ void printNcu(const BenchOptions& o, const Exercise& e, const report::RunReport&
         out << "\nNsight Compute (ncu) is not on PATH: no comparison.\n";
         return;
     }
-    std::vector<std::string> args{"--clock-control", "none", "--metrics", "dram__bytes_read.sum,gpu__time_duration.sum",
-                                  "--csv", "--print-units", "base", "-k", "regex:^" + e.spec.kernel + "$", "-c", "1",
+    std::vector<std::string> args{"--clock-control",
+                                  "none",
+                                  "--metrics",
+                                  "dram__bytes_read.sum,gpu__time_duration.sum",
+                                  "--csv",
+                                  "--print-units",
+                                  "base",
+                                  "-k",
+                                  "regex:^" + e.spec.kernel + "$",
+                                  "-c",
+                                  "1",
                                   selfExe()};
     args.insert(args.end(), selfPrefix.begin(), selfPrefix.end());
     args.insert(args.end(), {"--launch-once", e.dir.string(), e.kernelFile.string()});
@@ -257,52 +266,51 @@ int runBench(const BenchOptions& o, std::ostream& out, const std::vector<std::st
     report::RunReport last;
     const std::vector<std::string> stages{"compile", "cases", "timing", "traffic", "baselines", "measure", "total"};
     {
-    // The worker keeps its CUPTI session (and the GPU's counters) until it exits: it must be gone before ncu runs.
-    worker::ClientOptions co;
-    co.workerPath = o.worker;
-    if (o.worker.empty()) {
-        // This executable serves as the worker, with the measure phase installed (bench --serve).
-        co.workerPath = selfExe();
-        co.workerArgs = selfPrefix;
-        co.workerArgs.push_back("--serve");
-    }
-    co.deadline = std::chrono::milliseconds(120000); // the cold job creates the context and the CUPTI session
-    worker::Client client(co);
-    runner::Job job;
-    job.exercise = e->dir;
-    job.source = e->source;
-    job.sourceName = e->kernelFile.filename().string();
-    job.measure = true;
+        // The worker keeps its CUPTI session (and the GPU's counters) until it exits: it must be gone before ncu runs.
+        worker::ClientOptions co;
+        co.workerPath = o.worker;
+        if (o.worker.empty()) {
+            // This executable serves as the worker, with the measure phase installed (bench --serve).
+            co.workerPath = selfExe();
+            co.workerArgs = selfPrefix;
+            co.workerArgs.push_back("--serve");
+        }
+        co.deadline = std::chrono::milliseconds(120000); // the cold job creates the context and the CUPTI session
+        worker::Client client(co);
+        runner::Job job;
+        job.exercise = e->dir;
+        job.source = e->source;
+        job.sourceName = e->kernelFile.filename().string();
+        job.measure = true;
 
-    out << "Turnaround of one job (submitted -> full report) for " << e->spec.id << " with "
-        << e->kernelFile.filename().string() << ", worker " << co.workerPath.string()
-        << "\n";
-    out << "  run      wall";
-    for (const auto& s : stages)
-        out << pad(s, 10);
-    out << "  overhead\n";
-    for (int run = 0; run <= o.runs; ++run) {
-        const auto t0 = Clock::now();
-        worker::JobResult r = client.run(job);
-        const double wall = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-        if (r.report.verdict != "pass") {
-            out << "bench: the job did not pass (verdict " << r.report.verdict << "): " << r.report.summary
-                << (r.report.error ? " " + r.report.error->message : std::string()) << "\n";
-            return 1;
-        }
-        const auto& sm = r.report.stagesMs;
-        out << "  " << (run == 0 ? std::string("cold") : pad(std::to_string(run), 4)) << pad(fixed(wall), 10);
+        out << "Turnaround of one job (submitted -> full report) for " << e->spec.id << " with "
+            << e->kernelFile.filename().string() << ", worker " << co.workerPath.string() << "\n";
+        out << "  run      wall";
         for (const auto& s : stages)
-            out << pad(sm.count(s) ? fixed(sm.at(s)) : std::string("-"), 10);
-        const double total = sm.count("total") ? sm.at("total") : 0;
-        out << pad(fixed(wall - total), 10) << "\n";
-        if (run > 0) {
-            walls.push_back(wall);
-            for (const auto& [k, v] : sm)
-                stageValues[k].push_back(v);
+            out << pad(s, 10);
+        out << "  overhead\n";
+        for (int run = 0; run <= o.runs; ++run) {
+            const auto t0 = Clock::now();
+            worker::JobResult r = client.run(job);
+            const double wall = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+            if (r.report.verdict != "pass") {
+                out << "bench: the job did not pass (verdict " << r.report.verdict << "): " << r.report.summary
+                    << (r.report.error ? " " + r.report.error->message : std::string()) << "\n";
+                return 1;
+            }
+            const auto& sm = r.report.stagesMs;
+            out << "  " << (run == 0 ? std::string("cold") : pad(std::to_string(run), 4)) << pad(fixed(wall), 10);
+            for (const auto& s : stages)
+                out << pad(sm.count(s) ? fixed(sm.at(s)) : std::string("-"), 10);
+            const double total = sm.count("total") ? sm.at("total") : 0;
+            out << pad(fixed(wall - total), 10) << "\n";
+            if (run > 0) {
+                walls.push_back(wall);
+                for (const auto& [k, v] : sm)
+                    stageValues[k].push_back(v);
+            }
+            last = std::move(r.report);
         }
-        last = std::move(r.report);
-    }
     } // the client ends the worker here
     out << "  median" << pad(fixed(median(walls)), 8);
     for (const auto& s : stages)
@@ -313,8 +321,9 @@ int runBench(const BenchOptions& o, std::ostream& out, const std::vector<std::st
         << fixed(o.targetMs, 0) << " ms target (real Triton's first call of the same kernel: 1217 ms on an H200).\n";
     if (!last.traffic || !last.traffic->available)
         out << "DRAM traffic: "
-            << (last.traffic ? last.traffic->unavailableReason : std::string("no measure phase in the report (is the "
-                                                                             "worker's measure phase installed?)"))
+            << (last.traffic ? last.traffic->unavailableReason
+                             : std::string("no measure phase in the report (is the "
+                                           "worker's measure phase installed?)"))
             << "\n";
     if (last.timing)
         out << "Performance case: median " << fixed(last.timing->medianMs, 4) << " ms over " << last.timing->samples

@@ -16,13 +16,13 @@ namespace tkm::measure {
 /// Options of the benchmark.
 struct BenchOptions
 {
-    std::filesystem::path exercise;   ///< exercise folder; empty: <content>/02-vector-add/exercises/vector-add
-    std::filesystem::path kernel;     ///< kernel file; empty: the exercise's solution
-    int runs = 10;                    ///< warm runs after the first (cold) one
-    bool ncu = true;                  ///< compare with Nsight Compute when `ncu` is on PATH
-    std::filesystem::path worker;     ///< worker executable (started with --serve); empty: this executable's own
-                                      ///< `bench --serve` (the worker loop with the measure phase installed)
-    double targetMs = 300;            ///< turnaround target [ms]
+    std::filesystem::path exercise; ///< exercise folder; empty: <content>/02-vector-add/exercises/vector-add
+    std::filesystem::path kernel;   ///< kernel file; empty: the exercise's solution
+    int runs = 10;                  ///< warm runs after the first (cold) one
+    bool ncu = true;                ///< compare with Nsight Compute when `ncu` is on PATH
+    std::filesystem::path worker;   ///< worker executable (started with --serve); empty: this executable's own
+                                    ///< `bench --serve` (the worker loop with the measure phase installed)
+    double targetMs = 300;          ///< turnaround target [ms]
 };
 
 /// Runs the benchmark and prints its tables to `out`. Returns 0 when it ran (also when the target is missed: the

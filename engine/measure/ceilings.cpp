@@ -15,8 +15,8 @@ namespace {
 /// One NVIDIA product: dense rates (no structured sparsity), FP16 inputs with FP32 accumulation for tensor cores.
 struct ProductPeak
 {
-    std::string_view token;  ///< whole-word match in the device name ("H100 PCIe", "A100")
-    int ccMajor;             ///< compute capability the product has
+    std::string_view token; ///< whole-word match in the device name ("H100 PCIe", "A100")
+    int ccMajor;            ///< compute capability the product has
     int ccMinor;
     double fp32Tflops;       ///< [TFLOP/s]
     double tensorTflops;     ///< [TFLOP/s]

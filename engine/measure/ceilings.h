@@ -15,15 +15,15 @@ namespace tkm::measure {
 /// What the ceilings are computed from: device attributes as the CUDA driver reports them.
 struct DeviceFacts
 {
-    std::string name;          ///< cuDeviceGetName, e.g. "NVIDIA H200"
-    std::string uuid;          ///< cuDeviceGetUuid as hex (cache key); may be empty
-    int ccMajor = 0;           ///< compute capability, major
-    int ccMinor = 0;           ///< compute capability, minor
-    int sms = 0;               ///< CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
-    int smClockKHz = 0;        ///< CU_DEVICE_ATTRIBUTE_CLOCK_RATE (peak SM clock) [kHz]
-    int memoryClockKHz = 0;    ///< CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE (peak memory clock) [kHz]
-    int busWidthBits = 0;      ///< CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH [bit]
-    long long l2Bytes = 0;     ///< CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE [bytes]
+    std::string name;       ///< cuDeviceGetName, e.g. "NVIDIA H200"
+    std::string uuid;       ///< cuDeviceGetUuid as hex (cache key); may be empty
+    int ccMajor = 0;        ///< compute capability, major
+    int ccMinor = 0;        ///< compute capability, minor
+    int sms = 0;            ///< CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+    int smClockKHz = 0;     ///< CU_DEVICE_ATTRIBUTE_CLOCK_RATE (peak SM clock) [kHz]
+    int memoryClockKHz = 0; ///< CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE (peak memory clock) [kHz]
+    int busWidthBits = 0;   ///< CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH [bit]
+    long long l2Bytes = 0;  ///< CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE [bytes]
 };
 
 /// Peak arithmetic rates of a device.
@@ -47,20 +47,21 @@ PeakRates lookupPeakRates(const DeviceFacts& device);
 /// All ceilings of one device, as the run report's `ceilings` object.
 struct Ceilings
 {
-    double theoreticalGbps = 0;   ///< from attributes [GB/s]
-    double measuredCopyGbps = 0;  ///< calibration device-to-device copy, (read + written bytes) / time [GB/s]; 0 if not measured
-    double peakFp32Gflops = 0;    ///< [GFLOP/s]
-    double peakTensorGflops = 0;  ///< [GFLOP/s]
-    std::string source;           ///< provenance of the peak rates and of the copy figure
+    double theoreticalGbps = 0; ///< from attributes [GB/s]
+    double measuredCopyGbps =
+        0; ///< calibration device-to-device copy, (read + written bytes) / time [GB/s]; 0 if not measured
+    double peakFp32Gflops = 0;   ///< [GFLOP/s]
+    double peakTensorGflops = 0; ///< [GFLOP/s]
+    std::string source;          ///< provenance of the peak rates and of the copy figure
 };
 
 /// A cached calibration result.
 struct CopyCalibration
 {
-    double copyGbps = 0;      ///< (read + written bytes) / median time [GB/s]
-    long long bytes = 0;      ///< size of the copied buffer [bytes]
-    double medianMs = 0;      ///< median time of one copy [ms]
-    std::string measuredAt;   ///< UTC time stamp, ISO 8601
+    double copyGbps = 0;    ///< (read + written bytes) / median time [GB/s]
+    long long bytes = 0;    ///< size of the copied buffer [bytes]
+    double medianMs = 0;    ///< median time of one copy [ms]
+    std::string measuredAt; ///< UTC time stamp, ISO 8601
 };
 
 /// File that caches the calibration of `device` under `cacheRoot` (usually engine::cacheDir()):

@@ -54,8 +54,9 @@ struct Measurer::State
 
     engine::Status launchGridStride(const cuda::Kernel& k, void** args, CUstream stream) const
     {
-        return cuda::check(cuda::api().cuLaunchKernel(k.handle(), gridBlocks, 1, 1, 512, 1, 1, 0, stream, args, nullptr),
-                           "cuLaunchKernel");
+        return cuda::check(
+            cuda::api().cuLaunchKernel(k.handle(), gridBlocks, 1, 1, 512, 1, 1, 0, stream, args, nullptr),
+            "cuLaunchKernel");
     }
 };
 
@@ -147,7 +148,8 @@ engine::Status Measurer::copyDeviceBytes(CUdeviceptr dst, CUdeviceptr src, size_
 
 engine::Expected<TimingResult> Measurer::time(const Workload& work, CUstream stream, const TimingOptions& options)
 {
-    return timeWorkload(work, stream, [this](CUstream st) { return flushL2(st); }, options);
+    return timeWorkload(
+        work, stream, [this](CUstream st) { return flushL2(st); }, options);
 }
 
 engine::Expected<TrafficResult> Measurer::traffic(const Workload& work, CUstream stream)
@@ -262,8 +264,8 @@ engine::Expected<PerformanceResult> measurePerformance(Measurer& measurer, CUstr
     if (!ceilings)
         return ceilings.error();
     r.ceilings = *ceilings;
-    r.roofline = placeOnRoofline(work.flops, work.idealBytes, r.timing.samples.medianMs, r.ceilings,
-                                 work.usesTensorCores);
+    r.roofline =
+        placeOnRoofline(work.flops, work.idealBytes, r.timing.samples.medianMs, r.ceilings, work.usesTensorCores);
     return r;
 }
 

@@ -28,20 +28,20 @@ namespace tkm::measure {
 /// Options of the measure phase.
 struct MeasureOptions
 {
-    TimingOptions timing;       ///< warm-up, stopping rule, batches
-    bool traffic = true;        ///< run the CUPTI phase
-    bool calibrate = true;      ///< measure (or load from the cache) the copy bandwidth ceiling
+    TimingOptions timing;  ///< warm-up, stopping rule, batches
+    bool traffic = true;   ///< run the CUPTI phase
+    bool calibrate = true; ///< measure (or load from the cache) the copy bandwidth ceiling
 };
 
 /// Everything the measure phase reports for one workload.
 struct PerformanceResult
 {
-    TimingResult timing;        ///< run report `timing`
-    TrafficResult traffic;      ///< run report `traffic`
-    Ceilings ceilings;          ///< run report `ceilings`
-    RooflinePoint roofline;     ///< run report `roofline`
-    double timingStageMs = 0;   ///< wall time of the timing phase [ms] (stages_ms.timing)
-    double trafficStageMs = 0;  ///< wall time of the traffic phase [ms] (stages_ms.traffic)
+    TimingResult timing;       ///< run report `timing`
+    TrafficResult traffic;     ///< run report `traffic`
+    Ceilings ceilings;         ///< run report `ceilings`
+    RooflinePoint roofline;    ///< run report `roofline`
+    double timingStageMs = 0;  ///< wall time of the timing phase [ms] (stages_ms.timing)
+    double trafficStageMs = 0; ///< wall time of the traffic phase [ms] (stages_ms.traffic)
 };
 
 /// Per-worker measurement state: the flush buffer (3 × L2, at least 64 MiB), the flush and copy kernels (embedded
@@ -72,8 +72,8 @@ public:
     /// median of 10 timed copies after a warm-up), without the cache.
     engine::Expected<CopyCalibration> calibrateCopy(CUstream stream);
 
-    const DeviceFacts& device() const;          ///< attributes the ceilings come from
-    const TrafficProfiler* profiler() const;    ///< the CUPTI session (nullptr when created without traffic)
+    const DeviceFacts& device() const;       ///< attributes the ceilings come from
+    const TrafficProfiler* profiler() const; ///< the CUPTI session (nullptr when created without traffic)
 
     struct State; ///< implementation
 

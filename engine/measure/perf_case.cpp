@@ -49,8 +49,7 @@ engine::Expected<std::unique_ptr<PerfCase>> PerfCase::create(const Measurer& mea
                 return pristine.error();
             b.pristine = std::move(*pristine);
             if (img && !img->learner.empty())
-                if (auto st = cuda::check(drv.cuMemcpyHtoD(b.pristine.ptr(), img->learner.data(),
-                                                           img->learner.size()),
+                if (auto st = cuda::check(drv.cuMemcpyHtoD(b.pristine.ptr(), img->learner.data(), img->learner.size()),
                                           "cuMemcpyHtoD");
                     !st)
                     return st.error();
@@ -88,8 +87,8 @@ engine::Status PerfCase::resetOutputs(CUstream stream) const
                                       "cuMemsetD32Async");
                 !st)
                 return st;
-        } else if (auto st = cuda::check(drv.cuMemsetD8Async(b.data.ptr(), 0, b.data.bytes(), stream),
-                                         "cuMemsetD8Async");
+        } else if (auto st =
+                       cuda::check(drv.cuMemsetD8Async(b.data.ptr(), 0, b.data.bytes(), stream), "cuMemsetD8Async");
                    !st) {
             return st;
         }
@@ -106,11 +105,21 @@ cuda::KernelArgs PerfCase::kernelArgs() const
             continue;
         }
         switch (a.dtype) {
-        case engine::DType::I32: args.add(static_cast<int32_t>(a.intValue)); break;
-        case engine::DType::I64: args.add(static_cast<int64_t>(a.intValue)); break;
-        case engine::DType::F32: args.add(static_cast<float>(a.floatValue)); break;
-        case engine::DType::F64: args.add(a.floatValue); break;
-        default: args.add(static_cast<int32_t>(a.intValue)); break; // the spec allows no other scalar dtypes
+        case engine::DType::I32:
+            args.add(static_cast<int32_t>(a.intValue));
+            break;
+        case engine::DType::I64:
+            args.add(static_cast<int64_t>(a.intValue));
+            break;
+        case engine::DType::F32:
+            args.add(static_cast<float>(a.floatValue));
+            break;
+        case engine::DType::F64:
+            args.add(a.floatValue);
+            break;
+        default:
+            args.add(static_cast<int32_t>(a.intValue));
+            break; // the spec allows no other scalar dtypes
         }
     }
     return args;
@@ -119,14 +128,11 @@ cuda::KernelArgs PerfCase::kernelArgs() const
 engine::Status launchRaw(const cuda::Kernel& kernel, const problem::LaunchDims& dims, cuda::KernelArgs& args,
                          CUstream stream)
 {
-    return cuda::check(cuda::api().cuLaunchKernel(kernel.handle(), static_cast<unsigned>(dims.grid[0]),
-                                                  static_cast<unsigned>(dims.grid[1]),
-                                                  static_cast<unsigned>(dims.grid[2]),
-                                                  static_cast<unsigned>(dims.block[0]),
-                                                  static_cast<unsigned>(dims.block[1]),
-                                                  static_cast<unsigned>(dims.block[2]),
-                                                  static_cast<unsigned>(dims.sharedBytes), stream, args.pointers(),
-                                                  nullptr),
+    return cuda::check(cuda::api().cuLaunchKernel(
+                           kernel.handle(), static_cast<unsigned>(dims.grid[0]), static_cast<unsigned>(dims.grid[1]),
+                           static_cast<unsigned>(dims.grid[2]), static_cast<unsigned>(dims.block[0]),
+                           static_cast<unsigned>(dims.block[1]), static_cast<unsigned>(dims.block[2]),
+                           static_cast<unsigned>(dims.sharedBytes), stream, args.pointers(), nullptr),
                        "cuLaunchKernel");
 }
 

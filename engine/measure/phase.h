@@ -17,8 +17,8 @@ namespace tkm::measure {
 /// Options of the installed measure phase.
 struct PhaseOptions
 {
-    MeasureOptions measure;   ///< timing / traffic / calibration options
-    bool baselines = true;    ///< measure the spec's baselines side by side
+    MeasureOptions measure; ///< timing / traffic / calibration options
+    bool baselines = true;  ///< measure the spec's baselines side by side
 };
 
 /// The runner's measure phase. Errors returned by the function are recorded by the runner (not fatal); a spec

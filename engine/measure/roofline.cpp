@@ -7,9 +7,12 @@ namespace tkm::measure {
 std::string_view boundName(Bound bound)
 {
     switch (bound) {
-    case Bound::Memory: return "memory";
-    case Bound::Compute: return "compute";
-    case Bound::Unknown: return "unknown";
+    case Bound::Memory:
+        return "memory";
+    case Bound::Compute:
+        return "compute";
+    case Bound::Unknown:
+        return "unknown";
     }
     return "unknown";
 }

@@ -20,9 +20,10 @@ struct RooflinePoint
     double intensityFlopPerByte = 0;        ///< spec FLOPs / ideal bytes [FLOP/byte]
     double achievedGflops = 0;              ///< spec FLOPs / median time [GFLOP/s]
     double attainableGflopsTheoretical = 0; ///< min(peak, intensity × theoretical bandwidth) [GFLOP/s]
-    double attainableGflopsMeasured = 0;    ///< min(peak, intensity × measured copy bandwidth) [GFLOP/s]; 0 without calibration
-    double ridgeFlopPerByte = 0;            ///< peak / bandwidth (measured if known, else theoretical) [FLOP/byte]
-    Bound bound = Bound::Unknown;           ///< memory when intensity < ridge, compute otherwise
+    double attainableGflopsMeasured =
+        0;                        ///< min(peak, intensity × measured copy bandwidth) [GFLOP/s]; 0 without calibration
+    double ridgeFlopPerByte = 0;  ///< peak / bandwidth (measured if known, else theoretical) [FLOP/byte]
+    Bound bound = Bound::Unknown; ///< memory when intensity < ridge, compute otherwise
 };
 
 /// Attainable rate [GFLOP/s] = min(peakGflops, intensity [FLOP/B] × bandwidth [GB/s]); a zero peak means "no

@@ -49,10 +49,14 @@ StopReason checkStop(const SampleSummary& summary, double elapsedMs, const Stopp
 std::string_view stopReasonName(StopReason reason)
 {
     switch (reason) {
-    case StopReason::Continue: return "continue";
-    case StopReason::Settled: return "settled";
-    case StopReason::Budget: return "budget";
-    case StopReason::MaxSamples: return "max-samples";
+    case StopReason::Continue:
+        return "continue";
+    case StopReason::Settled:
+        return "settled";
+    case StopReason::Budget:
+        return "budget";
+    case StopReason::MaxSamples:
+        return "max-samples";
     }
     return "continue";
 }

@@ -12,13 +12,13 @@ namespace tkm::measure {
 /// Summary of a set of timing samples. All times [ms].
 struct SampleSummary
 {
-    double medianMs = 0;      ///< 50th percentile [ms]
-    double p20Ms = 0;         ///< 20th percentile [ms]
-    double p80Ms = 0;         ///< 80th percentile [ms]
-    double minMs = 0;         ///< fastest sample [ms]
-    double maxMs = 0;         ///< slowest sample [ms]
-    double meanMs = 0;        ///< arithmetic mean [ms]
-    int count = 0;            ///< number of samples
+    double medianMs = 0;       ///< 50th percentile [ms]
+    double p20Ms = 0;          ///< 20th percentile [ms]
+    double p80Ms = 0;          ///< 80th percentile [ms]
+    double minMs = 0;          ///< fastest sample [ms]
+    double maxMs = 0;          ///< slowest sample [ms]
+    double meanMs = 0;         ///< arithmetic mean [ms]
+    int count = 0;             ///< number of samples
     double relativeSpread = 0; ///< (p80 − p20) / median [1]; 0 when count == 0 or the median is 0
 };
 
@@ -33,10 +33,10 @@ SampleSummary summarize(std::span<const double> samplesMs);
 /// (p80 − p20)/median under `maxRelativeSpread`, or the time budget is spent, or `maxSamples` is reached.
 struct StoppingRule
 {
-    int minSamples = 10;             ///< fewest samples before the spread may settle
+    int minSamples = 10;              ///< fewest samples before the spread may settle
     double maxRelativeSpread = 0.015; ///< (p80 − p20)/median below this counts as settled [1]
-    double budgetMs = 1000;          ///< wall-clock budget of the sampling loop [ms]
-    int maxSamples = 2000;           ///< hard cap on samples
+    double budgetMs = 1000;           ///< wall-clock budget of the sampling loop [ms]
+    int maxSamples = 2000;            ///< hard cap on samples
 };
 
 /// Why sampling stopped, or that it goes on.

@@ -26,16 +26,14 @@ engine::Status record(const cuda::Event& e, CUstream stream)
 engine::Expected<double> elapsed(const cuda::Event& start, const cuda::Event& stop)
 {
     float ms = 0;
-    if (auto st = cuda::check(cuda::api().cuEventElapsedTime(&ms, start.handle(), stop.handle()),
-                              "cuEventElapsedTime");
+    if (auto st = cuda::check(cuda::api().cuEventElapsedTime(&ms, start.handle(), stop.handle()), "cuEventElapsedTime");
         !st)
         return st.error();
     return static_cast<double>(ms);
 }
 
 /// Warm-up: ≥ options.warmupLaunches launches and ≥ options.warmupMs of GPU time. Returns GPU ms per launch.
-engine::Expected<double> warmUp(const Workload& work, CUstream stream, const TimingOptions& options,
-                                TimingResult& out)
+engine::Expected<double> warmUp(const Workload& work, CUstream stream, const TimingOptions& options, TimingResult& out)
 {
     auto start = cuda::Event::create();
     auto stop = cuda::Event::create();

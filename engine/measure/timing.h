@@ -19,24 +19,24 @@ namespace tkm::measure {
 /// Options of the timing loop.
 struct TimingOptions
 {
-    StoppingRule stop;          ///< when sampling ends (≥ 10 samples and spread < 1.5 %, or 1 s)
-    int warmupLaunches = 3;     ///< fewest warm-up launches
-    double warmupMs = 25;       ///< fewest milliseconds of warm-up [ms]
-    int batch = 10;             ///< samples queued between two host read-backs
-    bool flushL2 = true;        ///< flush the L2 before each sample (tests switch it off to compare)
+    StoppingRule stop;      ///< when sampling ends (≥ 10 samples and spread < 1.5 %, or 1 s)
+    int warmupLaunches = 3; ///< fewest warm-up launches
+    double warmupMs = 25;   ///< fewest milliseconds of warm-up [ms]
+    int batch = 10;         ///< samples queued between two host read-backs
+    bool flushL2 = true;    ///< flush the L2 before each sample (tests switch it off to compare)
 };
 
 /// The run report's `timing` object.
 struct TimingResult
 {
-    SampleSummary samples;       ///< median, p20, p80, min, … [ms]
-    bool settled = false;        ///< the spread fell under the limit (else the budget or the cap ended sampling)
-    std::string stopReason;      ///< "settled", "budget" or "max-samples"
-    double achievedGbps = 0;     ///< ideal bytes / median [GB/s]; 0 without ideal bytes
-    double achievedGflops = 0;   ///< spec FLOPs / median [GFLOP/s]; 0 without FLOPs
-    double warmupMs = 0;         ///< GPU time of the warm-up [ms]
-    int warmupLaunches = 0;      ///< launches in the warm-up
-    double wallMs = 0;           ///< wall time of the whole timing phase [ms]
+    SampleSummary samples;     ///< median, p20, p80, min, … [ms]
+    bool settled = false;      ///< the spread fell under the limit (else the budget or the cap ended sampling)
+    std::string stopReason;    ///< "settled", "budget" or "max-samples"
+    double achievedGbps = 0;   ///< ideal bytes / median [GB/s]; 0 without ideal bytes
+    double achievedGflops = 0; ///< spec FLOPs / median [GFLOP/s]; 0 without FLOPs
+    double warmupMs = 0;       ///< GPU time of the warm-up [ms]
+    int warmupLaunches = 0;    ///< launches in the warm-up
+    double wallMs = 0;         ///< wall time of the whole timing phase [ms]
     std::map<std::string, int64_t> sizes; ///< the performance case's sizes (filled by the caller)
 };
 

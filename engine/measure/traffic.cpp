@@ -22,8 +22,8 @@ double msSince(std::chrono::steady_clock::time_point t0)
 } // namespace
 
 #if TKM_ENABLE_CUPTI
-using detail::CuptiApi;
 using detail::cupti;
+using detail::CuptiApi;
 using detail::cuptiResultText;
 
 /// A CUPTI call's failure: result code and the call's name.
@@ -355,11 +355,21 @@ engine::Expected<TrafficResult> TrafficProfiler::measure(const Workload& work, C
     double l2WriteSectors = 0;
     for (size_t i = 0; i < metrics.size(); ++i) {
         switch (metrics[i].role) {
-        case MetricRole::DramRead: out.dramReadBytes = values[i]; break;
-        case MetricRole::L2WriteSectors: l2WriteSectors = values[i]; break;
-        case MetricRole::DramWrite: out.dramWriteBytes = values[i]; break;
-        case MetricRole::L2HitRate: out.l2HitRate = values[i] / 100.0; break;
-        case MetricRole::Duration: out.durationMs = values[i] * 1e-6; break;
+        case MetricRole::DramRead:
+            out.dramReadBytes = values[i];
+            break;
+        case MetricRole::L2WriteSectors:
+            l2WriteSectors = values[i];
+            break;
+        case MetricRole::DramWrite:
+            out.dramWriteBytes = values[i];
+            break;
+        case MetricRole::L2HitRate:
+            out.l2HitRate = values[i] / 100.0;
+            break;
+        case MetricRole::Duration:
+            out.durationMs = values[i] * 1e-6;
+            break;
         }
     }
     const bool outputDwarfsL2 = l2Bytes > 0 && work.outputBytes > kOutputOverL2ForDramWrite * l2Bytes;

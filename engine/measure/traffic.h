@@ -28,9 +28,9 @@ enum class MetricRole { DramRead, L2WriteSectors, DramWrite, L2HitRate, Duration
 /// One counter metric of the profiler (Nsight Compute names).
 struct MetricDef
 {
-    MetricRole role;        ///< what it is used for
-    const char* name;       ///< CUPTI / Nsight Compute metric name
-    const char* unit;       ///< unit of the evaluated value
+    MetricRole role;  ///< what it is used for
+    const char* name; ///< CUPTI / Nsight Compute metric name
+    const char* unit; ///< unit of the evaluated value
 };
 
 /// The metrics collected, in the order they are configured: the one table of metric names in the code.
@@ -46,18 +46,18 @@ inline constexpr double kOutputOverL2ForDramWrite = 16;
 /// The run report's `traffic` object.
 struct TrafficResult
 {
-    bool available = false;         ///< counters were read
-    double dramReadBytes = 0;       ///< dram__bytes_read.sum [bytes]
-    double storedBytes = 0;         ///< bytes the workload stored [bytes] (see storedSource)
-    std::string storedSource;       ///< "lts__t_sectors_srcunit_tex_op_write.sum*32" or "dram__bytes_write.sum"
-    double dramWriteBytes = 0;      ///< dram__bytes_write.sum [bytes]
-    double l2HitRate = 0;           ///< lts__t_sector_hit_rate.pct / 100 [1]
-    double durationMs = 0;          ///< gpu__time_duration.sum of the range [ms]
-    double idealBytes = 0;          ///< spec's ideal bytes [bytes]
-    double efficiency = 0;          ///< ideal / (read + stored) [1]; 0 without ideal bytes
-    int passes = 0;                 ///< replay passes the metrics needed
-    double wallMs = 0;              ///< wall time of the traffic phase [ms]
-    std::string unavailableReason;  ///< when !available: the sentence for the learner
+    bool available = false;        ///< counters were read
+    double dramReadBytes = 0;      ///< dram__bytes_read.sum [bytes]
+    double storedBytes = 0;        ///< bytes the workload stored [bytes] (see storedSource)
+    std::string storedSource;      ///< "lts__t_sectors_srcunit_tex_op_write.sum*32" or "dram__bytes_write.sum"
+    double dramWriteBytes = 0;     ///< dram__bytes_write.sum [bytes]
+    double l2HitRate = 0;          ///< lts__t_sector_hit_rate.pct / 100 [1]
+    double durationMs = 0;         ///< gpu__time_duration.sum of the range [ms]
+    double idealBytes = 0;         ///< spec's ideal bytes [bytes]
+    double efficiency = 0;         ///< ideal / (read + stored) [1]; 0 without ideal bytes
+    int passes = 0;                ///< replay passes the metrics needed
+    double wallMs = 0;             ///< wall time of the traffic phase [ms]
+    std::string unavailableReason; ///< when !available: the sentence for the learner
 };
 
 /// Why counters cannot be read, as a sentence for the learner (what happened and what to do).
@@ -69,10 +69,10 @@ std::string unavailableReasonFor(int cuptiResult, std::string_view call, std::st
 /// Result of resolving one metric name through the CUPTI host API (no GPU needed).
 struct MetricResolution
 {
-    std::string name;         ///< metric name
-    bool resolved = false;    ///< the host API knows it for the chip
-    std::string description;  ///< the host API's description
-    std::string dimUnit;      ///< e.g. "byte", "l2_sector", "percent", "nanosecond"
+    std::string name;        ///< metric name
+    bool resolved = false;   ///< the host API knows it for the chip
+    std::string description; ///< the host API's description
+    std::string dimUnit;     ///< e.g. "byte", "l2_sector", "percent", "nanosecond"
 };
 
 /// Resolves every metric of trafficMetrics() (plus `extra` names) for `chipName` (e.g. "GH100", "GA100") through
@@ -97,10 +97,10 @@ public:
     TrafficProfiler(const TrafficProfiler&) = delete;            ///< owns CUPTI objects
     TrafficProfiler& operator=(const TrafficProfiler&) = delete; ///< owns CUPTI objects
 
-    bool available() const;                    ///< counters can be read
+    bool available() const;                       ///< counters can be read
     const std::string& unavailableReason() const; ///< the sentence when !available()
-    const std::string& chipName() const;       ///< e.g. "GH100" (empty before set-up got that far)
-    double setupMs() const;                    ///< wall time of the set-up [ms]
+    const std::string& chipName() const;          ///< e.g. "GH100" (empty before set-up got that far)
+    double setupMs() const;                       ///< wall time of the set-up [ms]
 
     /// Profiles one execution of `work.launch`: `prepare` (reset + L2 flush, enqueued on `stream`) runs before
     /// every replay pass outside the profiled range. A CUDA failure of the workload is returned as an Error;

@@ -280,7 +280,7 @@ Expected<std::optional<std::pair<int64_t, int64_t>>> Store::recordedRange() cons
                 sql += " UNION ALL ";
             }
             sql += spans ? "SELECT min(start_ms) AS first, max(end_ms) AS last FROM time_spans"
-                         : "SELECT min(at_ms), max(at_ms) FROM " + std::string(table);
+                         : "SELECT min(at_ms) AS first, max(at_ms) AS last FROM " + std::string(table);
         }
         SQLite::Statement query(*m_db, sql + ")");
         if (!query.executeStep() || query.getColumn(0).isNull()) {

@@ -93,15 +93,24 @@ std::string mismatch(const tkm::problem::BugExpect& expect, const RunReport& rep
             return "first failing case \"" + first->name + "\", expected \"" + expect.caseName + "\"";
         }
         if (!expect.reason.empty()) {
-            bool found = false;
-            for (const auto& o : first->outputs) {
-                found = found || (expect.reason == "unwritten" && o.unwritten > 0) ||
-                        (expect.reason == "nan" && o.nan > 0) || (expect.reason == "mismatch" && o.mismatches > 0);
+            // One reason per case, by the engine's priority: unwritten > nan > mismatch (then nondeterministic).
+            std::string reason;
+            for (const char* candidate : {"unwritten", "nan", "mismatch"}) {
+                for (const auto& o : first->outputs) {
+                    const int64_t count = std::string(candidate) == "unwritten" ? o.unwritten
+                                          : std::string(candidate) == "nan"     ? o.nan
+                                                                                : o.mismatches;
+                    if (reason.empty() && count > 0) {
+                        reason = candidate;
+                    }
+                }
             }
-            found = found || (expect.reason == "nondeterministic" && first->nondeterministic.value_or(false));
-            if (!found) {
-                return "case \"" + first->name + "\" fails, but not for the reason " + expect.reason + ": " +
-                       first->message;
+            if (reason.empty() && first->nondeterministic.value_or(false)) {
+                reason = "nondeterministic";
+            }
+            if (reason != expect.reason) {
+                return "case \"" + first->name + "\" fails for the reason " + (reason.empty() ? "?" : reason) +
+                       ", expected " + expect.reason + ": " + first->message;
             }
         }
     }

@@ -131,8 +131,7 @@ TEST(Roofline, VectorAddIsMemoryBound)
 TEST(Roofline, LargeGemmIsComputeBound)
 {
     // 4096³ GEMM in fp16: 2·K·M·N FLOP over 3·4096²·2 bytes ≈ 1365 FLOP/B, above the tensor ridge.
-    Ceilings ce{.theoreticalGbps = 4800, .measuredCopyGbps = 4250, .peakFp32Gflops = 67000,
-                .peakTensorGflops = 989000};
+    Ceilings ce{.theoreticalGbps = 4800, .measuredCopyGbps = 4250, .peakFp32Gflops = 67000, .peakTensorGflops = 989000};
     const double n = 4096;
     RooflinePoint p = placeOnRoofline(2 * n * n * n, 3 * n * n * 2, 0.2, ce, /*useTensorPeak=*/true);
     EXPECT_EQ(p.bound, Bound::Compute);

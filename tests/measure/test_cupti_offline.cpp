@@ -36,9 +36,9 @@ TEST_P(OfflineChip, EveryMetricResolvesThroughTheHostApi)
         EXPECT_TRUE(m.resolved) << GetParam() << ": " << m.name;
         EXPECT_FALSE(m.description.empty()) << m.name;
     }
-    EXPECT_EQ((*res)[0].dimUnit, "byte");                  // dram__bytes_read.sum
-    EXPECT_EQ((*res)[1].dimUnit, "l2_sector");             // × 32 bytes
-    EXPECT_EQ((*res)[4].dimUnit, "nanosecond");            // gpu__time_duration.sum
+    EXPECT_EQ((*res)[0].dimUnit, "byte");       // dram__bytes_read.sum
+    EXPECT_EQ((*res)[1].dimUnit, "l2_sector");  // × 32 bytes
+    EXPECT_EQ((*res)[4].dimUnit, "nanosecond"); // gpu__time_duration.sum
     EXPECT_FALSE(res->back().resolved) << "typo resolved";
 }
 

@@ -17,8 +17,8 @@
 
 #include <csignal>
 #include <cstdio>
-#include <execinfo.h>
 #include <cstdlib>
+#include <execinfo.h>
 #include <memory>
 
 using namespace tkm;
@@ -163,9 +163,9 @@ extern "C" __global__ void read_once(const float* x, float* out, long long n) {
         w.label = k.name();
         w.launch = [&k, xp, op, n](CUstream s) mutable {
             void* args[] = {&xp, &op, const_cast<long long*>(&n)};
-            return cuda::check(cuda::api().cuLaunchKernel(k.handle(), unsigned(n / 256), 1, 1, 256, 1, 1, 0, s, args,
-                                                          nullptr),
-                               "cuLaunchKernel");
+            return cuda::check(
+                cuda::api().cuLaunchKernel(k.handle(), unsigned(n / 256), 1, 1, 256, 1, 1, 0, s, args, nullptr),
+                "cuLaunchKernel");
         };
         w.idealBytes = 2.0 * n * 4;
         w.outputBytes = n * 4.0;
@@ -206,8 +206,10 @@ TEST(MeasureGpu, PerformanceResultFillsTheReport)
     report::RunReport rep;
     fillReport(*r, rep);
     nlohmann::json j = rep;
-    std::printf("report: %s\n", nlohmann::json{{"timing", j["timing"]}, {"traffic", j["traffic"]},
-                                               {"ceilings", j["ceilings"]}, {"roofline", j["roofline"]},
+    std::printf("report: %s\n", nlohmann::json{{"timing", j["timing"]},
+                                               {"traffic", j["traffic"]},
+                                               {"ceilings", j["ceilings"]},
+                                               {"roofline", j["roofline"]},
                                                {"stages_ms", j["stages_ms"]}}
                                     .dump()
                                     .c_str());
@@ -228,8 +230,8 @@ TEST(MeasureGpu, UnfusedSoftmaxBaselineMovesAtLeastThreeTimesTheBytes)
     auto learner = measurePerformance(*g->measurer, g->stream.handle(), p->work);
     ASSERT_TRUE(learner.ok()) << learner.error().message;
     REQUIRE_TRAFFIC(learner->traffic);
-    BaselineResult b = measureBaseline(*g->measurer, g->stream.handle(), p->spec, p->meta, p->spec.baselines[0],
-                                       *p->pc, *learner, g->context.info().cc());
+    BaselineResult b = measureBaseline(*g->measurer, g->stream.handle(), p->spec, p->meta, p->spec.baselines[0], *p->pc,
+                                       *learner, g->context.info().cc());
     ASSERT_TRUE(b.error.empty()) << b.error;
     REQUIRE_TRAFFIC(b.traffic);
     const double fused = learner->traffic.dramReadBytes + learner->traffic.storedBytes;
@@ -321,8 +323,11 @@ int main(int argc, char** argv)
     gpu.measurer = std::move(*m);
     g = &gpu;
     const TrafficProfiler* prof = gpu.measurer->profiler();
-    std::printf("device %s (cc %s), CUPTI: %s\n", gpu.context.info().name.c_str(), gpu.context.info().ccString().c_str(),
-                !prof ? "off" : prof->available() ? ("chip " + prof->chipName()).c_str() : prof->unavailableReason().c_str());
+    std::printf("device %s (cc %s), CUPTI: %s\n", gpu.context.info().name.c_str(),
+                gpu.context.info().ccString().c_str(),
+                !prof               ? "off"
+                : prof->available() ? ("chip " + prof->chipName()).c_str()
+                                    : prof->unavailableReason().c_str());
     const int rc = RUN_ALL_TESTS();
     gpu.measurer.reset();
     g = nullptr;

@@ -7,6 +7,7 @@
 
 #include <QLabel>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -197,18 +198,6 @@ private slots:
         QVERIFY2(ReportExporter(collect()).writePdf(pdf, QPageSize::PageSizeId(page), &error), qPrintable(error));
         const QString info = pdfInfo(pdf);
         QVERIFY2(info.contains(QStringLiteral("(%1)").arg(sizeName)), qPrintable(info));
-        const QString text = pdfText(pdf).simplified();
-        QVERIFY2(!text.isEmpty(), "pdftotext gave nothing");
-        for (const QString& expected :
-             {QStringLiteral("Ada Lovelace"), QStringLiteral("NVIDIA H200"), QStringLiteral("Masked vector add"),
-              QStringLiteral("GPU execution model"), QStringLiteral("Modules complete 1 / 3"),
-              QStringLiteral("Exercises passed 1 / 2"), QStringLiteral("Quiz accuracy 75 %"),
-              QStringLiteral("0.250 ms"), QStringLiteral("3.20 TB/s"), QStringLiteral("0.243 ms"),
-              QStringLiteral("1.03×"), QStringLiteral("Weak topics"), QStringLiteral("q-mask"),
-              QStringLiteral("bug not spotted"), QStringLiteral("exercise not passed"),
-              QStringLiteral("2026-11-30 00:43 UTC")}) {
-            QVERIFY2(text.contains(expected), qPrintable(QStringLiteral("missing \"%1\" in:\n%2").arg(expected, text)));
-        }
         if (sizeName == QLatin1String("A4")) {
             QDir().mkpath(screenshotDir());
             QProcess render;
@@ -218,6 +207,20 @@ private slots:
                           screenshotDir() + QStringLiteral("/progress-report-a4")});
             QVERIFY(render.waitForFinished(30000));
             QCOMPARE(render.exitCode(), 0);
+        }
+        // Compared without spaces: pdftotext's spacing inside table cells varies with the page width.
+        const QString text = pdfText(pdf).remove(QRegularExpression(QStringLiteral("\\s")));
+        QVERIFY2(!text.isEmpty(), "pdftotext gave nothing");
+        for (const QString& expected :
+             {QStringLiteral("Ada Lovelace"), QStringLiteral("NVIDIA H200"), QStringLiteral("Masked vector add"),
+              QStringLiteral("GPU execution model"), QStringLiteral("Modules complete 1 / 3"),
+              QStringLiteral("Exercises passed 1 / 2"), QStringLiteral("Quiz accuracy 75 %"),
+              QStringLiteral("0.250 ms"), QStringLiteral("3.20 TB/s"), QStringLiteral("0.243 ms"),
+              QStringLiteral("1.03×"), QStringLiteral("Weak topics"), QStringLiteral("q-mask"),
+              QStringLiteral("bug not spotted"), QStringLiteral("exercise not passed"),
+              QStringLiteral("2026-11-30 00:38 UTC")}) {
+            QVERIFY2(text.contains(QString(expected).remove(QLatin1Char(' '))),
+                     qPrintable(QStringLiteral("missing \"%1\" in:\n%2").arg(expected, text)));
         }
     }
 

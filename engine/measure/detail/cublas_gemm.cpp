@@ -56,11 +56,20 @@ const CublasApi& cublas()
 bool cudaType(engine::DType t, cudaDataType_t& out)
 {
     switch (t) {
-    case engine::DType::F16: out = CUDA_R_16F; return true;
-    case engine::DType::BF16: out = CUDA_R_16BF; return true;
-    case engine::DType::F32: out = CUDA_R_32F; return true;
-    case engine::DType::F64: out = CUDA_R_64F; return true;
-    default: return false;
+    case engine::DType::F16:
+        out = CUDA_R_16F;
+        return true;
+    case engine::DType::BF16:
+        out = CUDA_R_16BF;
+        return true;
+    case engine::DType::F32:
+        out = CUDA_R_32F;
+        return true;
+    case engine::DType::F64:
+        out = CUDA_R_64F;
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -74,17 +83,16 @@ struct Operand
     bool transposed = false; ///< stored column-major (strides (1, rows))
 };
 
-engine::Expected<Operand> operand(const PerfCase& pc, const std::map<std::string, std::string>& gemm,
-                                  const char* key)
+engine::Expected<Operand> operand(const PerfCase& pc, const std::map<std::string, std::string>& gemm, const char* key)
 {
     auto it = gemm.find(key);
     if (it == gemm.end())
-        return engine::makeError(engine::ErrorKind::BadSpec, std::string("cublas_gemm baseline: missing \"") + key +
-                                                                 "\" (a buffer name).");
+        return engine::makeError(engine::ErrorKind::BadSpec,
+                                 std::string("cublas_gemm baseline: missing \"") + key + "\" (a buffer name).");
     const problem::ArgInstance* a = pc.instance().find(it->second);
     if (!a || a->kind != problem::ParamKind::Buffer || a->shape.size() != 2)
-        return engine::makeError(engine::ErrorKind::BadSpec, "cublas_gemm baseline: \"" + it->second +
-                                                                 "\" is not a 2-D buffer parameter.");
+        return engine::makeError(engine::ErrorKind::BadSpec,
+                                 "cublas_gemm baseline: \"" + it->second + "\" is not a 2-D buffer parameter.");
     Operand o;
     o.ptr = pc.buffer(a->name);
     if (!cudaType(a->dtype, o.type))
@@ -96,8 +104,8 @@ engine::Expected<Operand> operand(const PerfCase& pc, const std::map<std::string
         o.ld = a->strides[1];
         o.transposed = true;
     } else {
-        return engine::makeError(engine::ErrorKind::BadSpec, "cublas_gemm baseline: buffer \"" + a->name +
-                                                                 "\" has no contiguous dimension.");
+        return engine::makeError(engine::ErrorKind::BadSpec,
+                                 "cublas_gemm baseline: buffer \"" + a->name + "\" has no contiguous dimension.");
     }
     return o;
 }

@@ -17,8 +17,7 @@ struct Loaded
     std::string whyNot;
 };
 
-template <class Fn>
-bool resolve(void* handle, const char* symbol, Fn& out, std::string& missing)
+template <class Fn> bool resolve(void* handle, const char* symbol, Fn& out, std::string& missing)
 {
     out = reinterpret_cast<Fn>(dlsym(handle, symbol));
     if (!out)

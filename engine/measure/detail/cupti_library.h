@@ -15,31 +15,31 @@ namespace tkm::measure::detail {
 /// Resolved CUPTI entry points (all non-null when loaded).
 struct CuptiApi
 {
-    decltype(&::cuptiGetResultString) getResultString = nullptr;                    ///< error text
-    decltype(&::cuptiProfilerInitialize) profilerInitialize = nullptr;              ///< target API set-up
-    decltype(&::cuptiProfilerDeviceSupported) deviceSupported = nullptr;            ///< vGPU/CMP/… flags
-    decltype(&::cuptiDeviceGetChipName) deviceGetChipName = nullptr;                ///< "GH100"
-    decltype(&::cuptiProfilerGetCounterAvailability) getCounterAvailability = nullptr; ///< availability image
-    decltype(&::cuptiProfilerHostInitialize) hostInitialize = nullptr;              ///< host object
-    decltype(&::cuptiProfilerHostDeinitialize) hostDeinitialize = nullptr;          ///< host object
-    decltype(&::cuptiProfilerHostGetSupportedChips) hostGetSupportedChips = nullptr; ///< chip list
-    decltype(&::cuptiProfilerHostGetMetricProperties) hostGetMetricProperties = nullptr; ///< name check
-    decltype(&::cuptiProfilerHostConfigAddMetrics) hostConfigAddMetrics = nullptr;  ///< config
-    decltype(&::cuptiProfilerHostGetConfigImageSize) hostGetConfigImageSize = nullptr; ///< config
-    decltype(&::cuptiProfilerHostGetConfigImage) hostGetConfigImage = nullptr;      ///< config
-    decltype(&::cuptiProfilerHostGetNumOfPasses) hostGetNumOfPasses = nullptr;      ///< passes
-    decltype(&::cuptiProfilerHostEvaluateToGpuValues) hostEvaluateToGpuValues = nullptr; ///< values
-    decltype(&::cuptiRangeProfilerEnable) rangeEnable = nullptr;                    ///< per context
-    decltype(&::cuptiRangeProfilerDisable) rangeDisable = nullptr;                  ///< per context
-    decltype(&::cuptiRangeProfilerSetConfig) rangeSetConfig = nullptr;              ///< per measurement
-    decltype(&::cuptiRangeProfilerStart) rangeStart = nullptr;                      ///< per pass
-    decltype(&::cuptiRangeProfilerStop) rangeStop = nullptr;                        ///< per pass
-    decltype(&::cuptiRangeProfilerPushRange) rangePush = nullptr;                   ///< user range
-    decltype(&::cuptiRangeProfilerPopRange) rangePop = nullptr;                     ///< user range
-    decltype(&::cuptiRangeProfilerDecodeData) rangeDecode = nullptr;                ///< after the passes
-    decltype(&::cuptiRangeProfilerGetCounterDataSize) rangeGetCounterDataSize = nullptr; ///< image size
+    decltype(&::cuptiGetResultString) getResultString = nullptr;                              ///< error text
+    decltype(&::cuptiProfilerInitialize) profilerInitialize = nullptr;                        ///< target API set-up
+    decltype(&::cuptiProfilerDeviceSupported) deviceSupported = nullptr;                      ///< vGPU/CMP/… flags
+    decltype(&::cuptiDeviceGetChipName) deviceGetChipName = nullptr;                          ///< "GH100"
+    decltype(&::cuptiProfilerGetCounterAvailability) getCounterAvailability = nullptr;        ///< availability image
+    decltype(&::cuptiProfilerHostInitialize) hostInitialize = nullptr;                        ///< host object
+    decltype(&::cuptiProfilerHostDeinitialize) hostDeinitialize = nullptr;                    ///< host object
+    decltype(&::cuptiProfilerHostGetSupportedChips) hostGetSupportedChips = nullptr;          ///< chip list
+    decltype(&::cuptiProfilerHostGetMetricProperties) hostGetMetricProperties = nullptr;      ///< name check
+    decltype(&::cuptiProfilerHostConfigAddMetrics) hostConfigAddMetrics = nullptr;            ///< config
+    decltype(&::cuptiProfilerHostGetConfigImageSize) hostGetConfigImageSize = nullptr;        ///< config
+    decltype(&::cuptiProfilerHostGetConfigImage) hostGetConfigImage = nullptr;                ///< config
+    decltype(&::cuptiProfilerHostGetNumOfPasses) hostGetNumOfPasses = nullptr;                ///< passes
+    decltype(&::cuptiProfilerHostEvaluateToGpuValues) hostEvaluateToGpuValues = nullptr;      ///< values
+    decltype(&::cuptiRangeProfilerEnable) rangeEnable = nullptr;                              ///< per context
+    decltype(&::cuptiRangeProfilerDisable) rangeDisable = nullptr;                            ///< per context
+    decltype(&::cuptiRangeProfilerSetConfig) rangeSetConfig = nullptr;                        ///< per measurement
+    decltype(&::cuptiRangeProfilerStart) rangeStart = nullptr;                                ///< per pass
+    decltype(&::cuptiRangeProfilerStop) rangeStop = nullptr;                                  ///< per pass
+    decltype(&::cuptiRangeProfilerPushRange) rangePush = nullptr;                             ///< user range
+    decltype(&::cuptiRangeProfilerPopRange) rangePop = nullptr;                               ///< user range
+    decltype(&::cuptiRangeProfilerDecodeData) rangeDecode = nullptr;                          ///< after the passes
+    decltype(&::cuptiRangeProfilerGetCounterDataSize) rangeGetCounterDataSize = nullptr;      ///< image size
     decltype(&::cuptiRangeProfilerCounterDataImageInitialize) rangeCounterDataInit = nullptr; ///< image init
-    decltype(&::cuptiRangeProfilerGetCounterDataInfo) rangeGetCounterDataInfo = nullptr; ///< ranges in image
+    decltype(&::cuptiRangeProfilerGetCounterDataInfo) rangeGetCounterDataInfo = nullptr;      ///< ranges in image
 };
 
 /// The process-wide CUPTI library: loaded on first call (thread-safe), never unloaded. nullptr when it cannot be

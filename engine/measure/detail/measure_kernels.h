@@ -23,14 +23,14 @@ class DeviceAllocation
 public:
     /// Allocates `bytes` in the current context. Error: Cuda (e.g. out of memory), with the size in the message.
     static engine::Expected<DeviceAllocation> create(size_t bytes);
-    DeviceAllocation() = default;                                    ///< empty
-    ~DeviceAllocation();                                             ///< frees
-    DeviceAllocation(DeviceAllocation&& other) noexcept;             ///< moves ownership
-    DeviceAllocation& operator=(DeviceAllocation&& other) noexcept;  ///< moves ownership
-    DeviceAllocation(const DeviceAllocation&) = delete;              ///< owner
-    DeviceAllocation& operator=(const DeviceAllocation&) = delete;   ///< owner
-    CUdeviceptr ptr() const { return m_ptr; }                        ///< device address
-    size_t bytes() const { return m_bytes; }                         ///< size [bytes]
+    DeviceAllocation() = default;                                   ///< empty
+    ~DeviceAllocation();                                            ///< frees
+    DeviceAllocation(DeviceAllocation&& other) noexcept;            ///< moves ownership
+    DeviceAllocation& operator=(DeviceAllocation&& other) noexcept; ///< moves ownership
+    DeviceAllocation(const DeviceAllocation&) = delete;             ///< owner
+    DeviceAllocation& operator=(const DeviceAllocation&) = delete;  ///< owner
+    CUdeviceptr ptr() const { return m_ptr; }                       ///< device address
+    size_t bytes() const { return m_bytes; }                        ///< size [bytes]
 
 private:
     CUdeviceptr m_ptr = 0;
