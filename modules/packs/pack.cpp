@@ -7,6 +7,7 @@
 #include <array>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 namespace tkm::packs {
 

@@ -1,0 +1,85 @@
+#pragma once
+// Shared helpers of the pack tests: a temporary profile folder, file I/O, folder comparison.
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+
+namespace tkm::test {
+
+/// tests/data of this checkout.
+inline std::filesystem::path dataDir()
+{
+    if (const char* env = std::getenv("TKM_TEST_DATA"); env && *env) {
+        return env;
+    }
+    return std::filesystem::path(TKM_SOURCE_DIR) / "tests" / "data";
+}
+
+/// A fresh temporary folder, removed with everything in it on destruction.
+class TempDir
+{
+public:
+    TempDir()
+    {
+        std::random_device rd;
+        m_path = std::filesystem::temp_directory_path() / ("tkm-packs-test-" + std::to_string(rd()) + std::to_string(rd()));
+        std::filesystem::create_directories(m_path);
+    }
+    ~TempDir()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(m_path, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const { return m_path; }
+
+private:
+    std::filesystem::path m_path;
+};
+
+inline std::string readAll(const std::filesystem::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+inline void writeAll(const std::filesystem::path& p, const std::string& text)
+{
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary | std::ios::trunc) << text;
+}
+
+/// Relative path → contents of every regular file under `root`.
+inline std::map<std::string, std::string> snapshot(const std::filesystem::path& root)
+{
+    std::map<std::string, std::string> out;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+        if (e.is_regular_file()) {
+            out[std::filesystem::relative(e.path(), root).generic_string()] = readAll(e.path());
+        }
+    }
+    return out;
+}
+
+/// Replaces the first occurrence of `from` in file `p` by `to`; false when absent.
+inline bool replaceInFile(const std::filesystem::path& p, const std::string& from, const std::string& to)
+{
+    std::string s = readAll(p);
+    const auto at = s.find(from);
+    if (at == std::string::npos) {
+        return false;
+    }
+    s.replace(at, from.size(), to);
+    writeAll(p, s);
+    return true;
+}
+
+} // namespace tkm::test
