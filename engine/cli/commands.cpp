@@ -193,9 +193,8 @@ void registerBench(CLI::App& app, int& exitCode)
     CLI::App* cmd = app.add_subcommand("bench", "job turnaround and measurement accuracy (see engine/measure/bench.h)");
     // Everything after `bench` belongs to the measure helper's own parser.
     cmd->prefix_command();
-    cmd->callback([cmd, &exitCode] {
-        exitCode = measure::runBenchCommand(cmd->remaining(), std::cout, std::cerr, {"bench"});
-    });
+    cmd->callback(
+        [cmd, &exitCode] { exitCode = measure::runBenchCommand(cmd->remaining(), std::cout, std::cerr, {"bench"}); });
 }
 
 } // namespace tkm::cli

@@ -295,7 +295,9 @@ int runBench(const BenchOptions& o, std::ostream& out, const std::vector<std::st
             const double wall = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
             if (r.report.verdict != "pass") {
                 out << "bench: the job did not pass (verdict " << r.report.verdict << "): " << r.report.summary
-                    << (r.report.error ? " " + r.report.error->message : std::string()) << "\n";
+                    << (r.report.error && r.report.error->message != r.report.summary ? " " + r.report.error->message
+                                                                                      : std::string())
+                    << "\n";
                 return 1;
             }
             const auto& sm = r.report.stagesMs;
