@@ -95,12 +95,13 @@ void registerRun(CLI::App& app, int& exitCode)
 {
     auto args = std::make_shared<JobArgs>();
     auto timeout = std::make_shared<double>(10.0);
-    auto measure = std::make_shared<bool>(false);
+    auto measure = std::make_shared<bool>(true);
     CLI::App* cmd = app.add_subcommand("run", "compile a kernel, run it on every case on the GPU, and check it");
     addJobArgs(cmd, *args);
     cmd->add_option("--timeout", *timeout, "seconds a job may take before it is stopped (default 10)")
         ->check(CLI::PositiveNumber);
-    cmd->add_flag("--measure", *measure, "after every case passes, time the kernel and measure its DRAM traffic");
+    cmd->add_flag("--measure,!--no-measure", *measure,
+                 "after every case passes, time the kernel and measure its DRAM traffic (default; --no-measure skips it)");
     cmd->callback([args, timeout, measure, &exitCode] {
         auto job = makeJob(*args, runner::Mode::Run);
         if (!job) {

@@ -1,6 +1,6 @@
 #pragma once
 // The subcommands of tkm-run. Each register function adds one CLI11 subcommand whose callback stores its exit
-// status in `exitCode`. The lead adds `validate` next to these.
+// status in `exitCode`. `validate` is added by the top-level build when the pack library exists.
 
 #include <CLI/CLI.hpp>
 
@@ -14,6 +14,9 @@ void registerRun(CLI::App& app, int& exitCode);
 void registerCompile(CLI::App& app, int& exitCode);
 /// `devices [--json]`: GPUs with cc, SMs, L2, memory, theoretical bandwidth, or the no-GPU sentence.
 void registerDevices(CLI::App& app, int& exitCode);
+/// `validate <pack-or-folder> [--no-compile] [--cc 90]`: modules/packs/validate.h; exit 0 valid, 1 errors,
+/// 2 unusable path. Defined only when tkm-run links tkm_packs (TKM_HAVE_VALIDATE).
+void registerValidate(CLI::App& app, int& exitCode);
 /// `bench [--runs N] [--exercise DIR] [--kernel FILE] [--no-ncu] …`: engine/measure/bench_command.h.
 void registerBench(CLI::App& app, int& exitCode);
 

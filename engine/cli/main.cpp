@@ -1,7 +1,8 @@
 // tkm-run: the engine's command line and its worker.
-//   tkm-run run <exercise-dir> <kernel.cu> [--meta K=V …] [--json] [--timeout S] [--measure]
+//   tkm-run run <exercise-dir> <kernel.cu> [--meta K=V …] [--json] [--timeout S] [--no-measure]
 //   tkm-run compile <exercise-dir> <kernel.cu> [--meta K=V …] [--arch sm_90] [--json]
 //   tkm-run devices [--json]
+//   tkm-run validate <pack-or-folder> [--no-compile] [--cc 90]
 //   tkm-run bench [--runs N] [--exercise DIR] [--kernel FILE] [--no-ncu]
 //   tkm-run --serve      worker: JSON lines on stdin/stdout (docs/run-report.md, "Worker protocol")
 //   tkm-run --probe      internal: one fault-diagnosis re-run (engine/runner/diagnose.h)
@@ -31,6 +32,9 @@ int main(int argc, char** argv)
     tkm::cli::registerCompile(app, exitCode);
     tkm::cli::registerDevices(app, exitCode);
     tkm::cli::registerBench(app, exitCode);
+#ifdef TKM_HAVE_VALIDATE
+    tkm::cli::registerValidate(app, exitCode);
+#endif
     CLI11_PARSE(app, argc, argv);
 
     if (probeMode) {

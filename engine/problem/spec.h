@@ -126,6 +126,8 @@ struct Bug
     std::string file;  ///< relative path
     std::string title; ///< one line
     BugExpect expect;  ///< required diagnosis
+    /// Replaces the spec's reset_to_zero list for this variant when set (e.g. the solution tuned without it).
+    std::optional<std::vector<std::string>> resetToZero;
 };
 
 /// A temporary buffer of a "kernels" baseline.

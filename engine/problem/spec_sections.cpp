@@ -247,10 +247,25 @@ Case SpecParser::caseSpec(const json& j, const std::string& ptr, const ExerciseS
 
 Bug SpecParser::bug(const json& j, const std::string& ptr, const ExerciseSpec& spec) const
 {
-    checkKeys(j, ptr, {"file", "title", "expect"});
+    checkKeys(j, ptr, {"file", "title", "expect", "reset_to_zero"});
     Bug b;
     b.file = file(required(j, ptr, "file"), child(ptr, "file"));
     b.title = string(required(j, ptr, "title"), child(ptr, "title"));
+    if (const json* r = optional(j, "reset_to_zero")) {
+        const std::string rp = child(ptr, "reset_to_zero");
+        if (!r->is_array()) {
+            fail(rp, "must be an array of output buffer names (empty: no reset for this variant)");
+        }
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < r->size(); ++i) {
+            names.push_back(string((*r)[i], child(rp, i)));
+            const Param* p = spec.findParam(names.back());
+            if (!p || p->kind != ParamKind::Buffer || p->role == Role::In) {
+                fail(child(rp, i), q(names.back()) + " is not an output buffer of this exercise");
+            }
+        }
+        b.resetToZero = std::move(names);
+    }
     const std::string ep = child(ptr, "expect");
     const json& e = required(j, ptr, "expect");
     requireObject(e, ep);

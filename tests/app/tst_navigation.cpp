@@ -51,6 +51,8 @@ private slots:
     window.resize(1300, 850);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
     QVERIFY(window.loadCourse(root));
     const tkm::course::Course *course = window.course();
     int total = 0;

@@ -52,6 +52,7 @@ TEST(Spec, ParsesTheVectorAddExercise)
     EXPECT_EQ(spec->bugs[0].expect.fault, "read-past-end");
     EXPECT_EQ(spec->bugs[0].expect.buffer, "x");
     EXPECT_EQ(spec->bugs[1].expect.reason, "unwritten");
+    EXPECT_FALSE(spec->bugs[0].resetToZero.has_value());
     EXPECT_EQ(spec->hints.size(), 3u);
     EXPECT_EQ(spec->paramIndex("out"), 2);
     EXPECT_EQ(spec->path("solution.cu"), spec->dir / "solution.cu");
@@ -88,9 +89,12 @@ TEST(Spec, OptionalFieldsAndExtras)
     j["cases"][2]["layouts"] = {{"x", {{"kind", "contiguous"}}}};
     j["autotune"] = {{"key", {"n"}}, {"shapes", {{{"n", 4096}}, {{"n", 1 << 20}}}}, {"min_configs", 3}};
     j["tolerance"]["f32"]["scale"] = "1";
+    j["bugs"][1]["reset_to_zero"] = json::array(); // the solution "tuned" without the reset
     auto r = test::parseIn(j);
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->resetToZero.at(0), "out");
+    ASSERT_TRUE(r->bugs[1].resetToZero.has_value());
+    EXPECT_TRUE(r->bugs[1].resetToZero->empty());
     EXPECT_TRUE(r->cases[0].seedGiven);
     EXPECT_EQ(r->cases[0].seed, 12345u);
     ASSERT_TRUE(r->autotune.has_value());
@@ -351,6 +355,10 @@ TEST(Spec, EveryRejectionPath)
          "/bugs/0/file: file \"bugs/none.cu\" does not exist"},
         {"bug without expect", [](json& j) { j["bugs"][0].erase("expect"); },
          "/bugs/0: missing required field \"expect\""},
+        {"bug reset_to_zero of input", [](json& j) { j["bugs"][1]["reset_to_zero"] = {"y"}; },
+         "/bugs/1/reset_to_zero/0: \"y\" is not an output buffer of this exercise"},
+        {"bug reset_to_zero not array", [](json& j) { j["bugs"][1]["reset_to_zero"] = "out"; },
+         "/bugs/1/reset_to_zero: must be an array of output buffer names"},
         {"reset_to_zero of input", [](json& j) { j["reset_to_zero"] = {"x"}; },
          "/reset_to_zero/0: \"x\" is not an out or inout buffer"},
         {"autotune key",

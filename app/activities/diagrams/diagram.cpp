@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace tkm::app {
 
@@ -97,8 +98,13 @@ double jsonNumber(const nlohmann::json &value, double fallback)
   if (value.is_number())
     return value.get<double>();
   if (value.is_string()) {
+    const QString text = QString::fromStdString(value.get<std::string>()).trimmed().toLower();
+    if (text == QLatin1String("-inf") || text == QStringLiteral("−∞") || text == QLatin1String("-infinity"))
+      return -std::numeric_limits<double>::infinity();
+    if (text == QLatin1String("inf") || text == QLatin1String("+inf") || text == QStringLiteral("∞"))
+      return std::numeric_limits<double>::infinity();
     bool ok = false;
-    const double v = QString::fromStdString(value.get<std::string>()).toDouble(&ok);
+    const double v = text.toDouble(&ok);
     return ok ? v : fallback;
   }
   return fallback;

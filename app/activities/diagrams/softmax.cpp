@@ -10,14 +10,21 @@
 namespace tkm::app {
 
 namespace {
+void flatten(const nlohmann::json &value, QList<double> &out)
+{
+  if (value.is_array())
+    for (const auto &v : value)
+      flatten(v, out);
+  else
+    out.append(jsonNumber(value, std::nan("")));
+}
+
+/// The numbers of a field (a number, or an array of numbers or of rows of numbers, flattened).
 QList<double> numbers(const nlohmann::json &state, const char *key)
 {
   QList<double> out;
-  if (state.is_object() && state.contains(key) && state.at(key).is_array())
-    for (const auto &v : state.at(key))
-      out.append(jsonNumber(v, std::nan("")));
-  else if (state.is_object() && state.contains(key))
-    out.append(jsonNumber(state.at(key), std::nan("")));
+  if (state.is_object() && state.contains(key))
+    flatten(state.at(key), out);
   return out;
 }
 
