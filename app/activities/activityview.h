@@ -51,6 +51,8 @@ public:
   virtual bool canFind() const { return false; }
   /// Opens find (and replace where the view is editable).
   virtual void find() {}
+  /// Writes unsaved work now (called before the view is replaced or the window closes).
+  virtual void saveWork() {}
 
 signals:
   /// A short line for the status bar.

@@ -64,6 +64,7 @@ public:
   void reset() override;
   bool canFind() const override { return true; }
   void find() override;
+  void saveWork() override { saveNow(); }
 
 private:
   void onFinished(int jobId, const QJsonObject &report);

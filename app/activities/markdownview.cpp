@@ -158,7 +158,7 @@ private:
     label.setFontCapitalization(QFont::AllUppercase);
     label.setFontLetterSpacing(105);
     cursor.insertText(style.label, label);
-    if (!title.isEmpty()) {
+    if (!title.isEmpty() && title.compare(style.label, Qt::CaseInsensitive) != 0) {
       QTextCharFormat titleFormat;
       titleFormat.setForeground(m_palette.color(QPalette::Text));
       titleFormat.setFontWeight(QFont::Bold);

@@ -128,11 +128,19 @@ QPoint ListingView::pointOfLine(int line) const
 void ListingView::mouseReleaseEvent(QMouseEvent *event)
 {
   QsciScintilla::mouseReleaseEvent(event);
-  if (event->button() != Qt::LeftButton || hasSelectedText())
+  if (event->button() != Qt::LeftButton)
     return;
   const int line = lineAt(event->position().toPoint());
-  if (line >= 0)
-    emit lineActivated(line + 1);
+  if (line < 0)
+    return;
+  // A drag across lines is a selection, not a pick; a double-click selects a word on the line and still picks it.
+  if (hasSelectedText()) {
+    int lineFrom = 0, indexFrom = 0, lineTo = 0, indexTo = 0;
+    getSelection(&lineFrom, &indexFrom, &lineTo, &indexTo);
+    if (lineFrom != line || lineTo != line)
+      return;
+  }
+  emit lineActivated(line + 1);
 }
 
 void ListingView::keyPressEvent(QKeyEvent *event)

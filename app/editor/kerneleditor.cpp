@@ -23,7 +23,7 @@ KernelEditor::KernelEditor(QWidget *parent) : QsciScintilla(parent)
   setUtf8(true);
   setAutoIndent(true);
   setBraceMatching(QsciScintilla::SloppyBraceMatch);
-  setIndentationGuides(true);
+  setIndentationGuides(false);
   setBackspaceUnindents(true);
   setTabIndents(true);
   setEdgeMode(QsciScintilla::EdgeLine);

@@ -51,8 +51,8 @@ int EngineClient::submit(const EngineJob &job)
     m_quiet.insert(id);
   if (!wasBusy)
     emit busyChanged(true);
-  if (m_current.id == 0)
-    startNext();
+  // Started from the event loop, so that the caller knows the job id before any signal about it arrives.
+  QMetaObject::invokeMethod(this, &EngineClient::startNext, Qt::QueuedConnection);
   return id;
 }
 
@@ -105,10 +105,8 @@ bool EngineClient::ensureWorker()
 
 void EngineClient::startNext()
 {
-  if (m_queue.isEmpty()) {
-    emit busyChanged(false);
+  if (m_current.id != 0 || m_queue.isEmpty())
     return;
-  }
   m_current = m_queue.takeFirst();
   m_currentHeard = false;
   m_currentRetried = false;
@@ -225,7 +223,10 @@ void EngineClient::finishCurrent(const QJsonObject &report)
   m_current = {};
   emit finished(id, report);
   m_quiet.remove(id);
-  startNext();
+  if (m_queue.isEmpty())
+    emit busyChanged(false);
+  else
+    startNext();
 }
 
 void EngineClient::killWorker()

@@ -232,6 +232,7 @@ bool MainWindow::openActivity(int module, int activity)
   if (activity < 0 || activity >= static_cast<int>(m.activities.size()))
     return false;
   if (m_view) {
+    m_view->saveWork();
     m_view->hide();
     m_view->deleteLater();
     m_view = nullptr;

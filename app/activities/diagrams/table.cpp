@@ -9,7 +9,8 @@ namespace tkm::app {
 QString TableDiagram::describe() const
 {
   QStringList rows;
-  for (const auto &[key, value] : state().value("values", nlohmann::json::object()).items())
+  const nlohmann::json values = state().value("values", nlohmann::json::object());
+  for (const auto &[key, value] : values.items())
     rows << QString::fromStdString(key) + QStringLiteral(" = ") + jsonText(value);
   return rows.join(QLatin1Char('\n'));
 }

@@ -154,7 +154,7 @@ void TileGridDiagram::paintEvent(QPaintEvent *)
   put(tr("A tiles loaded: %1 (%2 row panels × %3)").arg(a).arg(rows.size()).arg(k), accent(), true);
   put(tr("B tiles loaded: %1 (%2 column panels × %3)").arg(b).arg(cols.size()).arg(k), accent2(), true);
   put(tr("Total: %1 tile loads").arg(a + b), text, true);
-  if (!tiles.isEmpty()) {
+  if (tiles.size() >= 4) {
     const int n = static_cast<int>(tiles.size());
     const auto [a1, b1] = groupedLoads(n, gm, gn, 1, k);
     const int best = std::max(1, static_cast<int>(std::lround(std::sqrt(static_cast<double>(n)))));
