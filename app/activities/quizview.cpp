@@ -196,9 +196,10 @@ bool QuizView::check(int question)
     const course::ChoiceFeedback &f = grade.choices[i];
     QString mark;
     if (f.correct)
-      mark = f.selected ? tr("✓ Right choice.") : tr("✓ This one is right too — you missed it.");
+      mark = f.selected ? tr("✓ Right choice.")
+                        : (q.multiple ? tr("✓ Also right — you missed this one.") : tr("✓ The right answer."));
     else
-      mark = f.selected ? tr("✗ Not right.") : tr("✗ Wrong, as you saw.");
+      mark = f.selected ? tr("✗ Not right.") : tr("✗ Wrong — rightly left out.");
     const QColor colour = f.decidedRight() ? green : red;
     card.marks[i]->setText(QStringLiteral("<span style=\"color: %1; font-weight: bold;\">%2</span>")
                                .arg(colour.name(), mark.toHtmlEscaped()));
