@@ -9,15 +9,17 @@
 #include <QDrag>
 #include <QDragEnterEvent>
 #include <QGridLayout>
+#include <QFrame>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMimeData>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 #include "modules/course/grading.h"
 #include "modules/course/model.h"
@@ -132,31 +134,42 @@ DragMatchView::DragMatchView(const course::Activity &activity, const ActivityCon
   m_pool->setAccessibleName(tr("Items to place"));
   poolLayout->addWidget(m_pool);
 
-  auto *targetsArea = new QScrollArea(splitter);
-  targetsArea->setWidgetResizable(true);
-  targetsArea->setFrameShape(QFrame::NoFrame);
-  auto *targetsWidget = new QWidget(targetsArea);
+  // At most nine targets (the number keys): rows of up to three boxes fit without scrolling.
+  auto *targetsWidget = new QWidget(splitter);
   auto *grid = new QGridLayout(targetsWidget);
   grid->setContentsMargins(0, 0, 0, 0);
   if (match) {
-    const int columns = match->targets.size() > 4 ? 3 : 2;
+    // Up to three boxes side by side in one row; four as 2 × 2; more in rows of three.
+    const int count = static_cast<int>(match->targets.size());
+    const int columns = count <= 3 ? std::max(count, 1) : (count == 4 ? 2 : 3);
     for (int t = 0; t < static_cast<int>(match->targets.size()); ++t) {
       const course::DragTarget &target = match->targets[t];
-      auto *box = new QGroupBox(QStringLiteral("%1 · %2").arg(t + 1).arg(qs(target.text)), targetsWidget);
+      // A framed box with the target's text wrapped above its drop list (titles can be long and hold `code`).
+      auto *box = new QFrame(targetsWidget);
+      box->setFrameShape(QFrame::StyledPanel);
       auto *boxLayout = new QVBoxLayout(box);
+      boxLayout->setContentsMargins(6, 4, 6, 6);
+      auto *title = new QLabel(box);
+      title->setTextFormat(Qt::MarkdownText);
+      title->setWordWrap(true);
+      title->setText(QStringLiteral("**%1** · %2").arg(t + 1).arg(qs(target.text)));
+      boxLayout->addWidget(title);
       auto *list = new DropList(qs(target.id), box);
       list->setAccessibleName(qs(target.text));
-      list->setMinimumHeight(90);
-      boxLayout->addWidget(list);
+      list->setMinimumHeight(56);
+      list->setMinimumWidth(80);
+      boxLayout->addWidget(list, 1);
+      box->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
       grid->addWidget(box, t / columns, t % columns);
       m_targets.insert(qs(target.id), list);
     }
   }
-  targetsArea->setWidget(targetsWidget);
   splitter->addWidget(poolBox);
-  splitter->addWidget(targetsArea);
+  splitter->addWidget(targetsWidget);
   splitter->setStretchFactor(0, 1);
-  splitter->setStretchFactor(1, 2);
+  splitter->setStretchFactor(1, 3);
+  // The boxes' size hints are small on purpose (they wrap); start with the pool at about a quarter of the width.
+  splitter->setSizes({300, 900});
   layout->addWidget(splitter, 3);
 
   auto *controls = new QHBoxLayout;
@@ -253,12 +266,14 @@ void DragMatchView::rebuild()
     const QString id = qs(i.id);
     const QString target = m_placement.value(id);
     DropList *list = target.isEmpty() ? m_pool : m_targets.value(target, m_pool);
-    auto *item = new QListWidgetItem(qs(i.text), list);
+    // Items are plain list entries: Markdown code ticks are dropped (the feedback below renders them).
+    const QString text = qs(i.text).remove(QLatin1Char('`'));
+    auto *item = new QListWidgetItem(text, list);
     item->setData(kItemIdRole, id);
     item->setToolTip(tr("Drag onto a box, or press its number."));
     if (m_checked.contains(id)) {
       const bool right = m_checked.value(id);
-      item->setText((right ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + qs(i.text));
+      item->setText((right ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + text);
       item->setForeground(right ? green : red);
     }
   }

@@ -28,6 +28,9 @@ public:
   static QString mimeType();
   /// The drag payload of an item id (what a mouse drag carries).
   static QMimeData *mimeFor(const QString &itemId);
+  /// Small preferred size (160 × 96 px): the boxes grow with the space they get; QListWidget's default (256 × 192)
+  /// would make a course's seven boxes overflow the view.
+  QSize sizeHint() const override { return {160, 96}; }
 
 signals:
   /// An item (by id) was dropped on this list.

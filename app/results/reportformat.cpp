@@ -40,6 +40,13 @@ QString formatMs(double ms)
   return QString::number(ms, 'f', ms >= 100 ? 1 : 3) + QStringLiteral(" ms");
 }
 
+QString formatStageMs(double ms)
+{
+  if (ms >= 1000.0)
+    return QString::number(ms / 1000.0, 'g', 3) + QStringLiteral(" s");
+  return QString::number(ms, 'g', 3) + QStringLiteral(" ms");
+}
+
 QString formatGbps(double gbps)
 {
   if (gbps >= 1000.0)

@@ -12,6 +12,9 @@ namespace tkm::app {
 QString formatBytes(double bytes);
 /// Milliseconds with sensible precision ("0.243 ms", "12.4 µs" below 0.1 ms).
 QString formatMs(double ms);
+/// An engine stage's wall time [ms] to three significant digits ("71 ms", "0.4 ms", "5.41 s"): for compile and
+/// stage times, where formatMs's kernel-timing precision would be noise.
+QString formatStageMs(double ms);
 /// 10⁹ bytes/s as "3.30 TB/s" or "812 GB/s".
 QString formatGbps(double gbps);
 /// 10⁹ FLOP/s as "276 GFLOP/s" or "66.9 TFLOP/s".

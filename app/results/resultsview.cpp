@@ -251,7 +251,7 @@ QString ResultsView::correctnessHtml() const
     if (compile.value(QStringLiteral("ok")).toBool()) {
       head = tr("Compiled for %1").arg(str(compile, "arch"));
       if (has(compile, "compile_ms"))
-        head += tr(" in %1").arg(formatMs(num(compile, "compile_ms")));
+        head += tr(" in %1").arg(formatStageMs(num(compile, "compile_ms")));
       if (compile.value(QStringLiteral("cached")).toBool())
         head += tr(" (from the cache)");
       head += QLatin1Char('.');
@@ -492,7 +492,7 @@ QString ResultsView::performanceHtml() const
   if (!stages.isEmpty()) {
     QStringList parts;
     for (auto it = stages.begin(); it != stages.end(); ++it)
-      parts << it.key() + QLatin1Char(' ') + formatMs(it.value().toDouble());
+      parts << it.key() + QLatin1Char(' ') + formatStageMs(it.value().toDouble());
     html += QStringLiteral("<p style=\"color: %1;\">%2</p>")
                 .arg(muted.name(), esc(tr("Engine stages: %1").arg(parts.join(QStringLiteral(", ")))));
   }

@@ -290,6 +290,11 @@ bool loadDragMatch(JsonFile& file, ObjectReader& top, DragMatch& out)
             r.finish();
             out.targets.push_back(std::move(t));
         }
+        if (targets->size() > kMaxDragTargets)
+            file.error(pointerAppend(top.fieldPointer("targets"), kMaxDragTargets),
+                       "a drag-match has at most " + std::to_string(kMaxDragTargets) + " targets (the learner places "
+                       "items with the number keys 1-9); this one has " + std::to_string(targets->size()) +
+                       ": split it into two activities");
     }
     IdSet itemIds(file, "item");
     if (const nlohmann::json* items = top.array("items", true)) {

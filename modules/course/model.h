@@ -139,11 +139,14 @@ struct DragItem
     std::string explanation; ///< Markdown; why it belongs there (never empty)
 };
 
+/// Most targets a drag-match may have: the app places items with the number keys 1-9.
+inline constexpr std::size_t kMaxDragTargets = 9;
+
 /// Drag each item onto its target; a target may take several items.
 struct DragMatch
 {
     std::string prompt;              ///< Markdown instruction
-    std::vector<DragTarget> targets; ///< at least one
+    std::vector<DragTarget> targets; ///< 1 to kMaxDragTargets
     std::vector<DragItem> items;     ///< at least one
 };
 

@@ -250,7 +250,7 @@ private slots:
       const QString id = view->pool()->item(0)->text();
       int number = 0;
       for (const course::DragItem &i : match->items)
-        if (QString::fromStdString(i.text) == id)
+        if (QString::fromStdString(i.text).remove(QLatin1Char('`')) == id)
           number = targetNumber(i.target);
       QVERIFY(number > 0 && number <= 9);
       QTest::keyClick(view->pool(), static_cast<Qt::Key>(Qt::Key_0 + number));
@@ -260,7 +260,7 @@ private slots:
     view->pool()->setCurrentRow(0);
     const QString last = view->pool()->item(0)->text();
     for (const course::DragItem &i : match->items)
-      if (QString::fromStdString(i.text) == last)
+      if (QString::fromStdString(i.text).remove(QLatin1Char('`')) == last)
         view->moveToCombo()->setCurrentIndex(targetNumber(i.target));
     QPushButton *place = nullptr;
     for (QPushButton *b : view->findChildren<QPushButton *>())

@@ -160,6 +160,9 @@ private slots:
   {
     QCOMPARE(tkm::app::formatBytes(536900000), QStringLiteral("537 MB"));
     QCOMPARE(tkm::app::formatMs(0.243), QStringLiteral("0.243 ms"));
+    QCOMPARE(tkm::app::formatStageMs(71.0), QStringLiteral("71 ms"));
+    QCOMPARE(tkm::app::formatStageMs(0.4), QStringLiteral("0.4 ms"));
+    QCOMPARE(tkm::app::formatStageMs(5410.0), QStringLiteral("5.41 s"));
     QCOMPARE(tkm::app::formatGbps(3314), QStringLiteral("3.31 TB/s"));
     QCOMPARE(tkm::app::formatPercent(3314, 4250), QStringLiteral("78 %"));
   }

@@ -73,11 +73,11 @@ private:
     qInfo().noquote() << "saved" << path;
   }
 
-  void shootCourse(const QString &suffix)
+  // One screenshot per activity kind (and per step-through diagram) of the course at `root`, named
+  // `<prefix><kind>[-<diagram>]<suffix>.png`.
+  void shootCourse(const QString &root, const QString &prefix, const QString &suffix)
   {
-    const QString root = tkm::apptest::fixtureContentDir();
-    if (root.isEmpty())
-      QSKIP("tests/data/content-good is missing");
+    QVERIFY2(!root.isEmpty(), "no content root");
     app::MainWindow window(QStringLiteral("/nonexistent/tkm-run"));
     window.setConfirmHandler([](const QString &) { return true; });
     window.resize(1400, 900);
@@ -129,9 +129,17 @@ private:
           exercise->editor()->setDiagnostics(d);
           exercise->showNextHint();
         }
-        save(&window, QStringLiteral("activity-%1%2").arg(name, suffix));
+        save(&window, prefix + name + suffix);
         window.resultsDock()->hide();
       }
+  }
+
+  static QString fixture()
+  {
+    const QString root = tkm::apptest::fixtureContentDir();
+    if (root.isEmpty())
+      qFatal("tests/data/content-good is missing: the screenshots need the fixture course");
+    return root;
   }
 
   void shootResults(const QString &suffix)
@@ -169,14 +177,16 @@ private slots:
   void light()
   {
     QApplication::setPalette(QApplication::style()->standardPalette());
-    shootCourse(QString());
+    shootCourse(fixture(), QStringLiteral("activity-"), QString());
+    shootCourse(tkm::apptest::realContentDir(), QStringLiteral("course-"), QString());
     shootResults(QString());
   }
 
   void dark()
   {
     QApplication::setPalette(darkPalette());
-    shootCourse(QStringLiteral("-dark"));
+    shootCourse(fixture(), QStringLiteral("activity-"), QStringLiteral("-dark"));
+    shootCourse(tkm::apptest::realContentDir(), QStringLiteral("course-"), QStringLiteral("-dark"));
     shootResults(QStringLiteral("-dark"));
     QApplication::setPalette(QApplication::style()->standardPalette());
   }
