@@ -26,7 +26,9 @@ LessonView::LessonView(const course::Activity &activity, const ActivityContext &
   if (const auto *lesson = activity.as<course::Lesson>()) {
     markdown = qs(lesson->markdown);
     if (lesson->minutes)
-      markdown = QStringLiteral("*") + tr("About %n minute(s) of reading.", nullptr, *lesson->minutes) +
+      markdown = QStringLiteral("*") +
+                 (*lesson->minutes == 1 ? tr("About a minute of reading.")
+                                        : tr("About %1 minutes of reading.").arg(*lesson->minutes)) +
                  QStringLiteral("*\n\n") + markdown;
   }
   m_page->setMarkdownText(markdown);

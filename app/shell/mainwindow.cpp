@@ -89,7 +89,9 @@ MainWindow::MainWindow(const QString &workerPath, QWidget *parent) : QMainWindow
   resize(1400, 900);
   QSettings settings;
   restoreGeometry(settings.value(QLatin1String(settings::kGeometry)).toByteArray());
-  restoreState(settings.value(QLatin1String(settings::kWindowState)).toByteArray());
+  if (!restoreState(settings.value(QLatin1String(settings::kWindowState)).toByteArray()))
+    // First start: the activity gets most of the height; the results dock a quarter until a run fills it.
+    resizeDocks({m_resultsDock}, {height() / 4}, Qt::Vertical);
   updateActions();
 }
 
