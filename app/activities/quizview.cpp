@@ -215,6 +215,9 @@ bool QuizView::check(int question)
   card.retry->setVisible(!grade.correct);
   if (card.followup)
     card.followup->show();
+  if (ActivityStateStore *store = context().states)
+    store->recordQuizAnswer(moduleId(), activityId(), qs(q.id), QList<int>(selected.begin(), selected.end()),
+                            grade.correct);
   const bool firstTry = !storedValue(questionKey(q, "tried"), false).toBool();
   storeValue(questionKey(q, "tried"), true);
   if (firstTry)

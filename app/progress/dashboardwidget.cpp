@@ -151,7 +151,7 @@ void DashboardWidget::setData(const ReportData& data)
             auto* item = new QTreeWidgetItem(group);
             QString text = QString::fromStdString(r.activityTitle);
             if (!r.questionId.empty())
-                text += QStringLiteral(" — ") + QString::fromStdString(r.questionId);
+                text += QStringLiteral(" — ") + tr("question %1").arg(r.questionNumber);
             item->setText(0, text);
             item->setText(1, QString::fromUtf8(progress::reviewReasonLabel(r.reason)));
             item->setText(2, QString::number(r.misses));
