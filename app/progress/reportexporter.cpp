@@ -137,11 +137,14 @@ QString ReportExporter::html(bool embedImages) const
     }
     out << "</table><p><img src=\"" << src(-1) << "\" width=\"" << imageWidth << "\"></p>";
 
-    out << "<h2>" << esc(tr("Exercises")) << "</h2><table width=\"100%\" cellspacing=\"0\"><tr>" << kTitleHeader
-        << esc(tr("Exercise")) << "</th><th>" << esc(tr("Runs")) << "</th><th>" << esc(tr("Status")) << "</th><th>"
-        << esc(tr("Best time")) << "</th><th>" << esc(tr("Bandwidth")) << "</th><th>" << esc(tr("% of ceiling"))
-        << "</th><th>" << esc(tr("DRAM efficiency")) << "</th><th>" << esc(tr("Solution")) << "</th><th>"
-        << esc(tr("vs solution")) << "</th></tr>";
+    // Every column gets its share of the width: with nine columns QTextDocument would otherwise squeeze the titles.
+    out << "<h2>" << esc(tr("Exercises")) << "</h2><table width=\"100%\" cellspacing=\"0\"><tr>";
+    const std::pair<const char*, int> exerciseColumns[] = {
+        {"Exercise", 24},     {"Runs", 5},             {"Status", 10},   {"Best time", 10},   {"Bandwidth", 11},
+        {"% of ceiling", 9}, {"DRAM efficiency", 11}, {"Solution", 10}, {"vs solution", 10}};
+    for (const auto& [title, percent] : exerciseColumns)
+        out << "<th width=\"" << percent << "%\">" << esc(tr(title)) << "</th>";
+    out << "</tr>";
     for (const ExerciseRow& e : d.exercises) {
         const auto& b = e.best;
         out << "<tr><td>" << esc(e.title) << "</td><td class=\"n\">" << e.runs << "</td><td class=\"t\">"

@@ -250,6 +250,14 @@ private slots:
     QVERIFY(m_window->showPage(QStringLiteral("progress-dashboard")));
     QTest::qWait(100);
     QVERIFY(m_window->grab().save(apptest::screenshotDir() + QStringLiteral("/progress-dashboard.png")));
+    // The review list names the missed question; activating it opens its quiz.
+    QTreeWidget *review = m_progress->dashboard()->reviewTree();
+    QVERIFY(review->topLevelItemCount() >= 1 && review->topLevelItem(0)->childCount() >= 1);
+    QTreeWidgetItem *missed = review->topLevelItem(0)->child(0);
+    QVERIFY2(missed->text(0).endsWith(QStringLiteral("question 2")), qPrintable(missed->text(0)));
+    emit review->itemActivated(missed, 0);
+    QVERIFY(qobject_cast<app::QuizView *>(m_window->currentView()));
+    QCOMPARE(ids({quizAt.module, quizAt.activity}), m_window->currentView()->moduleId() + QLatin1Char('/') + m_window->currentView()->activityId());
     QVERIFY(m_window->openActivity(exAt.module, exAt.activity)); // where the learner stops
 
     quitApp();
