@@ -249,7 +249,7 @@ private slots:
     QVERIFY2(totals.contains(QStringLiteral("1 of")), qPrintable(totals));
     QVERIFY(m_window->showPage(QStringLiteral("progress-dashboard")));
     QTest::qWait(100);
-    QVERIFY(m_window->grab().save(apptest::screenshotDir() + QStringLiteral("/progress-dashboard.png")));
+    QVERIFY(m_window->grab().save(apptest::screenshotDir() + QStringLiteral("/progress-window-dashboard.png")));
     // The review list names the missed question; activating it opens its quiz.
     QTreeWidget *review = m_progress->dashboard()->reviewTree();
     QVERIFY(review->topLevelItemCount() >= 1 && review->topLevelItem(0)->childCount() >= 1);
