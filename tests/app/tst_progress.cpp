@@ -6,9 +6,11 @@
 // databases are explained; `tkm --export-report` works without a window.
 #include "apptest.h"
 
+#include "app/activities/dragmatchview.h"
 #include "app/activities/exerciseview.h"
 #include "app/activities/quizview.h"
 #include "app/activities/spotthebugview.h"
+#include "app/activities/stepthroughview.h"
 #include "app/course/coursenavigator.h"
 #include "app/editor/kerneleditor.h"
 #include "app/progress/dashboardwidget.h"
@@ -221,6 +223,19 @@ private slots:
     QVERIFY(!bug->pick(wrongLine));
     QVERIFY(bug->pick(bugLine));
 
+    // Drag-match: every item on its right target. Step-through: watched to its last step.
+    const Where dragAt = find(course::ActivityKind::DragMatch);
+    QVERIFY(m_window->openActivity(dragAt.module, dragAt.activity));
+    auto *drag = qobject_cast<app::DragMatchView *>(m_window->currentView());
+    QVERIFY(drag);
+    for (const course::DragItem &item : drag->activity().as<course::DragMatch>()->items)
+      QVERIFY(drag->place(QString::fromStdString(item.id), QString::fromStdString(item.target)));
+    QVERIFY(drag->check());
+    const Where stepsAt = find(course::ActivityKind::StepThrough);
+    QVERIFY(m_window->openActivity(stepsAt.module, stepsAt.activity));
+    auto *steps = qobject_cast<app::StepThroughView *>(m_window->currentView());
+    QVERIFY(steps && steps->goTo(steps->stepCount() - 1));
+
     // Exercise: two runs through the fake worker, the slower one second.
     const Where exAt = find(course::ActivityKind::Exercise, "vector-add");
     QVERIFY(exAt.module >= 0);
@@ -283,6 +298,11 @@ private slots:
     QCOMPARE(store.quizAnswers()->size(), size_t(2));
     QCOMPARE(store.spotPicks()->size(), size_t(2));
     QCOMPARE(store.helpViews()->size(), size_t(1));
+    QCOMPARE(store.dragAttempts()->size(), size_t(1));
+    QCOMPARE(store.dragAttempts()->front().correctCount, store.dragAttempts()->front().itemCount);
+    QCOMPARE(store.stepCompletions()->size(), size_t(1));
+    QCOMPARE(stateOf(dragAt), app::ActivityState::Done);
+    QCOMPARE(stateOf(stepsAt), app::ActivityState::Done);
     QVERIFY(*store.secondsSpent() >= 0.0);
     QVERIFY(store.timeSpans()->size() >= 3); // quiz, bug, exercise were each open
 
