@@ -2,6 +2,7 @@
 
 #include "app/activities/activityview.h"
 #include "app/activities/exerciseview.h"
+#include "app/activities/quizview.h"
 #include "app/editor/kerneleditor.h"
 #include "app/progress/dashboardwidget.h"
 #include "app/progress/reportexporter.h"
@@ -79,7 +80,13 @@ ProgressController::ProgressController(MainWindow* window, const QString& databa
     m_dashboard->installEventFilter(this);
 
     connect(m_dashboard, &DashboardWidget::activityRequested, this,
-            [this](const QString& m, const QString& a) { m_window->openActivity(m, a); });
+            [this](const QString& m, const QString& a, const QString& question) {
+                if (!m_window->openActivity(m, a) || question.isEmpty())
+                    return;
+                if (auto* quiz = qobject_cast<QuizView*>(m_window->currentView()))
+                    // The view lays itself out when shown: scroll once that happened.
+                    QTimer::singleShot(0, quiz, [quiz, question] { quiz->showQuestion(question); });
+            });
     connect(m_dashboard, &DashboardWidget::exportRequested, this, &ProgressController::exportWithDialog);
     connect(m_history, &RunHistoryWidget::restoreRequested, this, &ProgressController::onRestoreRequested);
     connect(m_history, &RunHistoryWidget::compareRequested, this, &ProgressController::onCompareRequested);

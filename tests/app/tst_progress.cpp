@@ -271,7 +271,10 @@ private slots:
     QTreeWidgetItem *missed = review->topLevelItem(0)->child(0);
     QVERIFY2(missed->text(0).endsWith(QStringLiteral("question 2")), qPrintable(missed->text(0)));
     emit review->itemActivated(missed, 0);
-    QVERIFY(qobject_cast<app::QuizView *>(m_window->currentView()));
+    auto *reviewed = qobject_cast<app::QuizView *>(m_window->currentView());
+    QVERIFY(reviewed);
+    QVERIFY(reviewed->showQuestion(QString::fromStdString(questions[1].id)));
+    QVERIFY(!reviewed->showQuestion(QStringLiteral("no-such-question")));
     QCOMPARE(ids({quizAt.module, quizAt.activity}), m_window->currentView()->moduleId() + QLatin1Char('/') + m_window->currentView()->activityId());
     QVERIFY(m_window->openActivity(exAt.module, exAt.activity)); // where the learner stops
 
