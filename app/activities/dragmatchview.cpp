@@ -319,6 +319,12 @@ bool DragMatchView::check()
   m_feedback->setMarkdownText(text);
   rebuild();
   storeValue(QStringLiteral("attempts"), storedValue(QStringLiteral("attempts"), 0).toInt() + 1);
+  if (ActivityStateStore *store = context().states) {
+    QJsonObject placed;
+    for (auto it = m_placement.begin(); it != m_placement.end(); ++it)
+      placed.insert(it.key(), it.value());
+    store->recordDragAttempt(moduleId(), activityId(), placed, grade.correctCount, static_cast<int>(grade.items.size()));
+  }
   if (grade.allCorrect)
     markDone();
   return grade.allCorrect;

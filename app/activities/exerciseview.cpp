@@ -131,11 +131,14 @@ ExerciseView::ExerciseView(const course::Activity &activity, const ActivityConte
   left->setSizes({560, 200});
   layout->addWidget(splitter, 1);
 
-  // The learner's code: restored from its file, else the starter.
+  // The learner's code: their file, else the source of their latest recorded run (a database brought from
+  // another machine), else the starter.
   QString code = ex ? qs(ex->starter) : QString();
   QFile saved(m_codePath);
   if (saved.open(QIODevice::ReadOnly))
     code = QString::fromUtf8(saved.readAll());
+  else if (context.states && !context.states->latestRunSource(moduleId(), activityId()).isEmpty())
+    code = context.states->latestRunSource(moduleId(), activityId());
   m_editor->setText(code);
   m_editor->SendScintilla(QsciScintilla::SCI_EMPTYUNDOBUFFER);
   m_editor->setModified(false);
@@ -251,6 +254,8 @@ int ExerciseView::runKernel()
   job.sourceName = kSourceName;
   job.meta = metaValues();
   job.measure = true;
+  m_runSource = job.source;
+  m_runMeta = job.meta;
   job.title = tr("Your kernel");
   m_jobId = context().engine->submit(job);
   m_run->setEnabled(false);
@@ -278,6 +283,8 @@ void ExerciseView::onFinished(int jobId, const QJsonObject &report)
   m_jobId = 0;
   m_run->setEnabled(true);
   m_lastReport = report;
+  if (ActivityStateStore *store = context().states)
+    store->recordKernelRun(moduleId(), activityId(), m_runSource, m_runMeta, report);
   applyDiagnostics(report);
   const QString verdict = report.value(QStringLiteral("verdict")).toString();
   const QString summary = report.value(QStringLiteral("summary")).toString().section(QLatin1Char('\n'), 0, 0);
@@ -333,8 +340,11 @@ bool ExerciseView::showNextHint()
             qs(ex->hints[i]) + QStringLiteral("\n\n");
   m_hints->setMarkdownText(text);
   m_hints->show();
-  if (m_hintsShown > storedValue(QStringLiteral("hints_shown"), 0).toInt())
+  if (m_hintsShown > storedValue(QStringLiteral("hints_shown"), 0).toInt()) { // a new hint, not a restored one
     storeValue(QStringLiteral("hints_shown"), m_hintsShown);
+    if (ActivityStateStore *store = context().states)
+      store->recordHelpView(moduleId(), activityId(), false, m_hintsShown - 1);
+  }
   updateHintButton();
   return true;
 }
@@ -358,6 +368,8 @@ bool ExerciseView::showSolution()
                                "interview asks; the hints may be enough.")))
     return false;
   storeValue(QStringLiteral("solution_viewed"), true);
+  if (ActivityStateStore *store = context().states)
+    store->recordHelpView(moduleId(), activityId(), true, 0);
   if (!m_solutionDialog) {
     m_solutionDialog = new QDialog(this);
     m_solutionDialog->setWindowTitle(tr("Solution — %1").arg(qs(activity().title)));

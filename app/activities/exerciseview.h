@@ -87,6 +87,8 @@ private:
   QDialog *m_solutionDialog = nullptr;
   QString m_codePath;
   QJsonObject m_lastReport;
+  QString m_runSource;                   ///< source of the run in flight (recorded with its report)
+  QList<QPair<QString, qint64>> m_runMeta; ///< its meta-parameters
   int m_jobId = 0;
   int m_solutionJobId = 0;
   int m_hintsShown = 0;

@@ -215,6 +215,9 @@ bool QuizView::check(int question)
   card.retry->setVisible(!grade.correct);
   if (card.followup)
     card.followup->show();
+  if (ActivityStateStore *store = context().states)
+    store->recordQuizAnswer(moduleId(), activityId(), qs(q.id), QList<int>(selected.begin(), selected.end()),
+                            grade.correct);
   const bool firstTry = !storedValue(questionKey(q, "tried"), false).toBool();
   storeValue(questionKey(q, "tried"), true);
   if (firstTry)
@@ -284,6 +287,25 @@ int QuizView::firstTryScore() const
 }
 
 QString QuizView::scoreText() const { return m_score->text(); }
+
+bool QuizView::showQuestion(const QString &questionId)
+{
+  const auto *quiz = activity().as<course::Quiz>();
+  if (!quiz)
+    return false;
+  for (int i = 0; i < m_cards.size() && i < static_cast<int>(quiz->questions.size()); ++i) {
+    if (qs(quiz->questions[i].id) != questionId)
+      continue;
+    if (auto *scroll = findChild<QScrollArea *>())
+      scroll->ensureWidgetVisible(m_cards[i].box, 0, 24);
+    QWidget *target = m_cards[i].retry->isVisible() ? static_cast<QWidget *>(m_cards[i].retry)
+                                                    : (m_cards[i].choices.isEmpty() ? nullptr : m_cards[i].choices.first());
+    if (target)
+      target->setFocus(Qt::OtherFocusReason);
+    return true;
+  }
+  return false;
+}
 
 void QuizView::updateScore()
 {

@@ -38,6 +38,9 @@ public:
   int firstTryScore() const;
   /// The score line shown at the top.
   QString scoreText() const;
+  /// Scrolls to the question with this id and focuses its first choice (the review list links here); false when
+  /// the quiz has no such question.
+  bool showQuestion(const QString &questionId);
 
   bool canRun() const override { return true; }
   /// Run = check the question that has the focus (or the first unchecked one).

@@ -95,8 +95,11 @@ SpotTheBugView::SpotTheBugView(const course::Activity &activity, const ActivityC
   connect(m_showFixed, &QPushButton::toggled, m_fixed, &QWidget::setVisible);
   connect(m_reveal, &QPushButton::clicked, this, [this] {
     const auto *it = this->activity().as<course::SpotTheBug>();
-    if (it && !it->bugLines.empty())
+    if (it && !it->bugLines.empty()) {
+      m_revealing = true; // the learner asked for the answer: not a bug they spotted
       pick(it->bugLines.front());
+      m_revealing = false;
+    }
   });
   connect(m_runButton, &QPushButton::clicked, this, [this] { runKernel(); });
   if (context.engine)
@@ -110,6 +113,8 @@ bool SpotTheBugView::pick(int line)
     return false;
   const course::SpotGrade grade = course::gradeSpotTheBug(*item, line);
   m_listing->setCurrentLineNumber(line);
+  if (ActivityStateStore *store = context().states)
+    store->recordSpotPick(moduleId(), activityId(), line, grade.correct && !m_revealing);
   markInProgress();
   if (grade.correct) {
     m_found = true;

@@ -53,6 +53,7 @@ private:
   int m_jobId = 0;
   int m_wrong = 0;
   bool m_found = false;
+  bool m_revealing = false; ///< inside "Show me": the pick records as not spotted
 };
 
 } // namespace tkm::app

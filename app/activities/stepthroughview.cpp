@@ -127,8 +127,11 @@ bool StepThroughView::goTo(int index)
     static_cast<TileGridDiagram *>(m_diagram)->setGroupSizeM(0);
   }
   markInProgress();
-  if (index == stepCount() - 1)
+  if (index == stepCount() - 1) {
     markDone();
+    if (ActivityStateStore *store = context().states)
+      store->recordStepCompletion(moduleId(), activityId(), stepCount());
+  }
   updateControls();
   return true;
 }

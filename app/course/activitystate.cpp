@@ -63,6 +63,18 @@ void ActivityStateStore::resetActivity(const QString &moduleId, const QString &a
   emit stateChanged(moduleId, activityId, ActivityState::New);
 }
 
+// The QSettings store keeps states and values only; these events have nowhere to go.
+void ActivityStateStore::recordQuizAnswer(const QString &, const QString &, const QString &, const QList<int> &, bool) {}
+void ActivityStateStore::recordSpotPick(const QString &, const QString &, int, bool) {}
+void ActivityStateStore::recordDragAttempt(const QString &, const QString &, const QJsonObject &, int, int) {}
+void ActivityStateStore::recordStepCompletion(const QString &, const QString &, int) {}
+void ActivityStateStore::recordHelpView(const QString &, const QString &, bool, int) {}
+void ActivityStateStore::recordKernelRun(const QString &, const QString &, const QString &,
+                                         const QList<QPair<QString, qint64>> &, const QJsonObject &)
+{
+}
+QString ActivityStateStore::latestRunSource(const QString &, const QString &) const { return {}; }
+
 QString ActivityStateStore::stateName(ActivityState state)
 {
   switch (state) {

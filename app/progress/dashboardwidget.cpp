@@ -9,6 +9,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 #include <QVBoxLayout>
 
 namespace tkm::app {
@@ -33,6 +34,19 @@ QTreeWidget* makeTable(const QStringList& headers, QWidget* parent)
     t->setUniformRowHeights(true);
     t->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     return t;
+}
+
+// The tables sit one below the other in a scroll area: each gets the height of its rows, not a fixed box with
+// empty space under a short table and a scroll bar inside a long one.
+void fitHeight(QTreeWidget* t)
+{
+    int rows = 0;
+    for (QTreeWidgetItemIterator it(t); *it; ++it)
+        ++rows;
+    const int row = t->topLevelItemCount() > 0 ? t->visualItemRect(t->topLevelItem(0)).height() : 0;
+    const int rowHeight = row > 0 ? row : t->fontMetrics().height() + 4;
+    t->setFixedHeight(t->header()->sizeHint().height() + rows * rowHeight + 2 * t->frameWidth() + 2);
+    t->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 }
 
 QLabel* heading(const QString& text, QWidget* parent)
@@ -80,6 +94,7 @@ DashboardWidget::DashboardWidget(QWidget* parent) : QWidget(parent)
     m_review->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     connect(m_review, &QTreeWidget::itemActivated, this, &DashboardWidget::onItemActivated);
     layout->addWidget(m_review);
+    layout->addStretch(1);
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
@@ -151,7 +166,7 @@ void DashboardWidget::setData(const ReportData& data)
             auto* item = new QTreeWidgetItem(group);
             QString text = QString::fromStdString(r.activityTitle);
             if (!r.questionId.empty())
-                text += QStringLiteral(" — ") + QString::fromStdString(r.questionId);
+                text += QStringLiteral(" — ") + tr("question %1").arg(r.questionNumber);
             item->setText(0, text);
             item->setText(1, QString::fromUtf8(progress::reviewReasonLabel(r.reason)));
             item->setText(2, QString::number(r.misses));
@@ -166,6 +181,8 @@ void DashboardWidget::setData(const ReportData& data)
         none->setText(0, tr("Nothing to review."));
         none->setFlags(Qt::ItemIsEnabled);
     }
+    for (QTreeWidget* t : {m_modules, m_exercises, m_review})
+        fitHeight(t);
 }
 
 void DashboardWidget::onItemActivated(QTreeWidgetItem* item)

@@ -39,6 +39,21 @@ QList<BaselineFigures> baselinesOf(const nlohmann::json& report)
     return out;
 }
 
+std::optional<SolutionFigures> storedSolution(const std::vector<progress::ActivityValue>& values)
+{
+    std::optional<SolutionFigures> out;
+    for (const auto& v : values) {
+        if (v.key == kSolutionMedianKey && v.value.is_number() && v.value.get<double>() > 0) {
+            out = out.value_or(SolutionFigures{});
+            out->medianMs = v.value.get<double>();
+        }
+    }
+    for (const auto& v : values)
+        if (out && v.key == kSolutionBytesKey && v.value.is_number())
+            out->dramBytes = v.value.get<double>();
+    return out;
+}
+
 } // namespace
 
 int ReportData::modulesComplete() const
@@ -129,8 +144,14 @@ progress::Expected<ReportData> collectReportData(const progress::Store& store,
                 row.solutionViewed = row.solutionViewed || h.kind == progress::HelpKind::Solution;
             }
             const auto solution = solutions.find(row.moduleId + QLatin1Char('/') + row.activityId);
-            if (solution != solutions.end())
+            if (solution != solutions.end()) {
                 row.solution = *solution;
+            } else {
+                auto values = store.activityValues(scope);
+                if (!values)
+                    return values.error();
+                row.solution = storedSolution(*values);
+            }
             data.exercises.push_back(std::move(row));
         }
     }

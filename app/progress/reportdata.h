@@ -16,6 +16,11 @@
 
 namespace tkm::app {
 
+/// Keys of the exercise's activity values (progress::Store::setActivityValue) where the app keeps the solution's
+/// figures measured by "Compare with the solution": median [ms] and DRAM read + stored [bytes].
+inline constexpr char kSolutionMedianKey[] = "solution/median_ms";
+inline constexpr char kSolutionBytesKey[] = "solution/dram_bytes";
+
 /// The solution's figures for one exercise, measured on the learner's device (the app runs the solution once).
 struct SolutionFigures
 {
@@ -65,7 +70,8 @@ struct ReportData
     std::optional<double> quizAccuracy() const; ///< right answers / answers over all modules
 };
 
-/// Gathers the report from the store. `solutions` maps "module/activity" to the solution's figures.
+/// Gathers the report from the store. `solutions` maps "module/activity" to the solution's figures; an exercise
+/// missing there takes the figures stored under kSolutionMedianKey / kSolutionBytesKey, when any.
 /// Errors are the store's (a sentence for the learner).
 progress::Expected<ReportData> collectReportData(const progress::Store& store,
                                                  const std::vector<progress::ModuleOutline>& course,

@@ -3,11 +3,15 @@
 #include "app/progress/reportcharts.h"
 #include "app/results/reportformat.h"
 
+#include "modules/progress/export.h"
+
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QPdfWriter>
+#include <QScreen>
 #include <QSaveFile>
 #include <QTextStream>
 #include <QUrl>
@@ -78,6 +82,8 @@ const char* kStyle =
     "#888}table{border-collapse:collapse}th{background:#e8eef6;text-align:left}"
     "td,th{border:1px solid #aaa;padding:2px 4px;font-size:8pt}td.n{text-align:right;white-space:nowrap}"
     "td.t{white-space:nowrap}.muted{color:#555}";
+// Title column of the module and exercise tables: wraps, so the figure columns keep their headers on one line.
+const char* kTitleHeader = "<th width=\"30%\">";
 
 } // namespace
 
@@ -90,8 +96,8 @@ ReportExporter::ReportExporter(ReportData data) : m_data(std::move(data))
 
 QString ReportExporter::html(bool embedImages) const
 {
-    // QTextDocument lays the page out about 530 units wide; a browser window is wider.
-    const int imageWidth = embedImages ? 800 : 520;
+    // The PDF page is laid out about 680 units wide (180 mm at 96 units per inch); a browser window is wider.
+    const int imageWidth = embedImages ? 800 : 640;
     const auto src = [&](int index) {
         if (!embedImages)
             return chartUrl(index);
@@ -117,12 +123,13 @@ QString ReportExporter::html(bool embedImages) const
     fact(tr("Time spent"), formatDuration(d.secondsSpent));
     out << "</table>";
 
-    out << "<h2>" << esc(tr("Modules")) << "</h2><table width=\"100%\" cellspacing=\"0\"><tr><th>" << esc(tr("Module"))
+    out << "<h2>" << esc(tr("Modules")) << "</h2><table width=\"100%\" cellspacing=\"0\"><tr>" << kTitleHeader
+        << esc(tr("Module"))
         << "</th><th>" << esc(tr("Completion")) << "</th><th>" << esc(tr("Quiz accuracy")) << "</th><th>"
         << esc(tr("Questions right")) << "</th><th>" << esc(tr("Bugs found")) << "</th><th>"
         << esc(tr("Exercises passed")) << "</th><th>" << esc(tr("Time")) << "</th></tr>";
     for (const auto& m : d.modules) {
-        out << "<tr><td class=\"t\">" << esc(m.title) << "</td><td class=\"n\">" << formatFraction(m.fraction()) << " ("
+        out << "<tr><td>" << esc(m.title) << "</td><td class=\"n\">" << formatFraction(m.fraction()) << " ("
             << m.itemsDone << "/" << m.itemsTotal << ")</td><td class=\"n\">" << optPercent(m.quizAccuracy())
             << "</td><td class=\"n\">" << m.questionsRight << "/" << m.questionsTotal << "</td><td class=\"n\">"
             << m.bugsFound << "/" << m.bugsTotal << "</td><td class=\"n\">" << m.exercisesPassed << "/"
@@ -130,14 +137,17 @@ QString ReportExporter::html(bool embedImages) const
     }
     out << "</table><p><img src=\"" << src(-1) << "\" width=\"" << imageWidth << "\"></p>";
 
-    out << "<h2>" << esc(tr("Exercises")) << "</h2><table width=\"100%\" cellspacing=\"0\"><tr><th>"
-        << esc(tr("Exercise")) << "</th><th>" << esc(tr("Runs")) << "</th><th>" << esc(tr("Status")) << "</th><th>"
-        << esc(tr("Best time")) << "</th><th>" << esc(tr("Bandwidth")) << "</th><th>" << esc(tr("% of ceiling"))
-        << "</th><th>" << esc(tr("DRAM efficiency")) << "</th><th>" << esc(tr("Solution")) << "</th><th>"
-        << esc(tr("vs solution")) << "</th></tr>";
+    // Every column gets its share of the width: with nine columns QTextDocument would otherwise squeeze the titles.
+    out << "<h2>" << esc(tr("Exercises")) << "</h2><table width=\"100%\" cellspacing=\"0\"><tr>";
+    const std::pair<const char*, int> exerciseColumns[] = {
+        {"Exercise", 24},     {"Runs", 5},             {"Status", 10},   {"Best time", 10},   {"Bandwidth", 11},
+        {"% of ceiling", 9}, {"DRAM efficiency", 11}, {"Solution", 10}, {"vs solution", 10}};
+    for (const auto& [title, percent] : exerciseColumns)
+        out << "<th width=\"" << percent << "%\">" << esc(tr(title)) << "</th>";
+    out << "</tr>";
     for (const ExerciseRow& e : d.exercises) {
         const auto& b = e.best;
-        out << "<tr><td class=\"t\">" << esc(e.title) << "</td><td class=\"n\">" << e.runs << "</td><td class=\"t\">"
+        out << "<tr><td>" << esc(e.title) << "</td><td class=\"n\">" << e.runs << "</td><td class=\"t\">"
             << esc(e.passed ? tr("Passed") : (e.runs ? verdictText(e.lastVerdict) : tr("Not tried")))
             << "</td><td class=\"n\">" << (b && b->medianMs ? formatMs(*b->medianMs) : dash())
             << "</td><td class=\"n\">" << (b && b->achievedGbps ? formatGbps(*b->achievedGbps) : dash())
@@ -161,7 +171,7 @@ QString ReportExporter::html(bool embedImages) const
         for (const auto& item : m.items) {
             out << "<li>" << esc(item.activityTitle);
             if (!item.questionId.empty())
-                out << " — " << esc(tr("question")) << " " << esc(item.questionId);
+                out << " — " << esc(tr("question %1").arg(item.questionNumber));
             out << " <span class=\"muted\">(" << esc(QString::fromUtf8(progress::reviewReasonLabel(item.reason)))
                 << ", " << item.misses << " " << esc(item.misses == 1 ? tr("miss") : tr("misses"));
             if (!item.lastVerdict.empty())
@@ -222,6 +232,13 @@ bool ReportExporter::writePdf(const QString& path, QPageSize::PageSizeId page, Q
     writer.setTitle(tr("Triton Kernel Mastery — progress report"));
     writer.setCreator(QStringLiteral("Triton Kernel Mastery"));
     auto doc = document();
+    // Lay the document out on the writer's printable area, in the document's units (pixels at the logical DPI that
+    // turns its pt font sizes into pixels): without a page size, print() would add its own 2 cm margins inside the
+    // writer's and shrink the text column to 14 cm.
+    const QScreen* screen = QGuiApplication::primaryScreen();
+    const qreal unitsPerPoint = (screen ? screen->logicalDotsPerInchY() : 96.0) / 72.0;
+    doc->setPageSize(writer.pageLayout().paintRect(QPageLayout::Point).size() * unitsPerPoint);
+    doc->setDocumentMargin(0);
     doc->print(&writer);
     return true;
 }
@@ -262,13 +279,46 @@ int runExportReportCommand(const ExportReportCommand& command, const std::vector
         return fail(QString::fromStdString(store.error().message));
     if (!store->openReport().notice.empty())
         return fail(QString::fromStdString(store->openReport().notice));
-    auto data = collectReportData(*store, course, command.learnerName);
-    if (!data)
-        return fail(QString::fromStdString(data.error().message));
     QString error;
-    if (!ReportExporter(std::move(*data)).write(command.file, command.page, &error))
+    if (!exportProgressFile(*store, course, command.learnerName, command.file, command.page, &error))
         return fail(error);
     return 0;
+}
+
+bool exportProgressFile(const progress::Store& store, const std::vector<progress::ModuleOutline>& course,
+                        const QString& learnerName, const QString& path, QPageSize::PageSizeId page, QString* error)
+{
+    const auto failed = [error](const QString& sentence) {
+        if (error)
+            *error = sentence;
+        return false;
+    };
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    QByteArray raw;
+    if (suffix == QLatin1String("csv")) {
+        auto csv = progress::exportCsv(store);
+        if (!csv)
+            return failed(QString::fromStdString(csv.error().message));
+        raw = QByteArray::fromStdString(*csv);
+    } else if (suffix == QLatin1String("json")) {
+        auto json = progress::exportJson(store);
+        if (!json)
+            return failed(QString::fromStdString(json.error().message));
+        raw = QByteArray::fromStdString(json->dump(2)) + '\n';
+    } else if (suffix == QLatin1String("pdf") || suffix == QLatin1String("html") || suffix == QLatin1String("htm")) {
+        auto data = collectReportData(store, course, learnerName);
+        if (!data)
+            return failed(QString::fromStdString(data.error().message));
+        return ReportExporter(std::move(*data)).write(path, page, error);
+    } else {
+        return failed(tr("Cannot tell the export format from %1: give a file name ending in .pdf or .html (the "
+                         "report), or .csv or .json (every recorded attempt, for other tools).")
+                          .arg(path));
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(raw) != raw.size() || !file.commit())
+        return failed(tr("Could not write %1 (%2). Choose another folder.").arg(path, file.errorString()));
+    return true;
 }
 
 } // namespace tkm::app

@@ -43,17 +43,24 @@ private:
     QList<QImage> m_exerciseCharts; // parallel to m_data.exercises (null images for exercises without a pass)
 };
 
+/// Writes what the suffix of `path` names: the report as .pdf (on `page`) or .html / .htm, or the raw records as
+/// .csv or .json (modules/progress/export.h; the JSON includes every run's source and report). On failure returns
+/// false and sets `error` to a sentence (an unknown suffix names the four that work).
+bool exportProgressFile(const progress::Store& store, const std::vector<progress::ModuleOutline>& course,
+                        const QString& learnerName, const QString& path, QPageSize::PageSizeId page,
+                        QString* error = nullptr);
+
 /// Options of `tkm --export-report FILE`.
 struct ExportReportCommand
 {
-    QString file;                               ///< .pdf or .html output
+    QString file;                               ///< .pdf, .html, .csv or .json output
     QString databasePath;                       ///< progress database to read
     QString learnerName;                        ///< shown on the report
     QPageSize::PageSizeId page = QPageSize::A4; ///< PDF page size
 };
 
 /// Runs `tkm --export-report`: opens the store (a missing database is an error, never created; an older schema is
-/// migrated as the app would), gathers the course's progress and writes the file. Prints one sentence to stderr on
+/// migrated as the app would), gathers the course's progress and writes the file (exportProgressFile). Prints one sentence to stderr on
 /// failure and returns the process exit code (0 on success, 1 on failure).
 int runExportReportCommand(const ExportReportCommand& command, const std::vector<progress::ModuleOutline>& course);
 

@@ -255,6 +255,7 @@ bool MainWindow::openActivity(int module, int activity)
   QSettings().setValue(QLatin1String(settings::kLastActivity), QString(qs(m.id) + QLatin1Char('/') + qs(m.activities[activity].id)));
   setWindowTitle(tr("%1 — %2").arg(qs(m.activities[activity].title), qs(m_course->title)));
   updateActions();
+  emit activityOpened(qs(m.id), qs(m.activities[activity].id));
   return true;
 }
 
@@ -338,6 +339,8 @@ bool MainWindow::showPage(const QString &id)
 }
 
 void MainWindow::setConfirmHandler(std::function<bool(const QString &)> handler) { m_confirm = std::move(handler); }
+
+bool MainWindow::confirm(const QString &question) const { return !m_confirm || m_confirm(question); }
 
 void MainWindow::onJobStarted(int jobId, const QString &title)
 {

@@ -87,6 +87,12 @@ public:
   bool showPage(const QString &id);
   /// Answers every confirmation question (tests); by default a message box asks.
   void setConfirmHandler(std::function<bool(const QString &)> handler);
+  /// Asks `question` through the confirm handler; true when confirmed.
+  bool confirm(const QString &question) const;
+
+signals:
+  /// An activity was opened (its view is the current one).
+  void activityOpened(const QString &moduleId, const QString &activityId);
 
 protected:
   void closeEvent(QCloseEvent *event) override;

@@ -32,9 +32,21 @@ QString appDataDir()
   return dir;
 }
 
+namespace {
+QString &codeDirOverride()
+{
+  static QString dir;
+  return dir;
+}
+} // namespace
+
+QString codeDir() { return codeDirOverride().isEmpty() ? appDataDir() + QStringLiteral("/code") : codeDirOverride(); }
+
+void setCodeDir(const QString &dir) { codeDirOverride() = dir; }
+
 QString exerciseCodePath(const QString &moduleId, const QString &activityId)
 {
-  return appDataDir() + QStringLiteral("/code/") + moduleId + QLatin1Char('/') + activityId + QStringLiteral(".cu");
+  return codeDir() + QLatin1Char('/') + moduleId + QLatin1Char('/') + activityId + QStringLiteral(".cu");
 }
 
 int deadlineMsFromSettings()

@@ -14,8 +14,13 @@ QString workerPath();
 /// Writable app-data folder (QStandardPaths::AppDataLocation), created on demand.
 QString appDataDir();
 
-/// File that keeps the learner's code of one exercise ("<app-data>/code/<module>/<activity>.cu").
+/// File that keeps the learner's code of one exercise ("<code folder>/<module>/<activity>.cu").
 QString exerciseCodePath(const QString &moduleId, const QString &activityId);
+/// The folder of the learner's code: "<app-data>/code" unless set (the progress feature sets the one that goes with
+/// the learner's database, app/progress/progressdatabase.h).
+QString codeDir();
+/// Sets the folder of the learner's code (empty: back to the default).
+void setCodeDir(const QString &dir);
 
 /// QSettings keys shared by the shell and the activities.
 namespace settings {

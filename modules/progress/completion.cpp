@@ -220,10 +220,12 @@ Expected<std::vector<ModuleReview>> reviewList(const Store& store, const std::ve
             item.activityTitle = a.title;
             switch (a.kind) {
             case ActivityKind::Quiz:
-                for (const std::string& questionId : a.questionIds) {
+                for (size_t index = 0; index < a.questionIds.size(); ++index) {
+                    const std::string& questionId = a.questionIds[index];
                     ReviewItem q = item;
                     q.reason = ReviewReason::QuestionMissed;
                     q.questionId = questionId;
+                    q.questionNumber = static_cast<int>(index) + 1;
                     bool latestWrong = false;
                     for (const QuizAnswer& answer : rowsOf(r.quiz, a.id)) {
                         if (answer.questionId == questionId) {

@@ -95,6 +95,7 @@ struct ReviewItem
     std::string activityId;                             ///< activity to open
     std::string activityTitle;                          ///< its title
     std::string questionId;                             ///< QuestionMissed only: the question
+    int questionNumber = 0;                             ///< QuestionMissed only: [1-based] its place in the quiz
     int misses = 0;                                     ///< wrong answers, picks, attempts or failed runs so far
     std::string lastVerdict;                            ///< ExerciseNotPassed only: verdict of the latest run
     int64_t lastAtMs = 0;                               ///< [ms since epoch, UTC] of the latest attempt

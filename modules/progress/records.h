@@ -118,6 +118,17 @@ struct TimeSpan
     int64_t endMs = 0;   ///< [ms since epoch, UTC] last moment known to be spent (extended while open)
 };
 
+/// A named piece of the app's view state of one activity (schema v3): the navigator state, a quiz question's
+/// "answered right" flag, the meta-parameters chosen, the number of hints shown. Not a record of study: exports and
+/// recordedRange() leave these out; resets delete them with the activity's records.
+struct ActivityValue
+{
+    ActivityRef where;    ///< the activity
+    std::string key;      ///< e.g. "state", "q/q-mask/right", "meta/BLOCK_SIZE"
+    nlohmann::json value; ///< any JSON value (the app stores booleans, integers and strings)
+    int64_t atMs = 0;     ///< [ms since epoch, UTC] when last set
+};
+
 /// Where the learner was last: the course view reopens it on start.
 struct Position
 {

@@ -95,7 +95,19 @@ CREATE INDEX step_completions_by_activity ON step_completions(module_id, activit
 CREATE INDEX help_views_by_activity ON help_views(module_id, activity_id);
 )sql";
 
-constexpr std::array<std::string_view, kSchemaVersion> kMigrations = {kToV1, kToV2};
+// Version 2 → 3: the app's per-activity view state (navigator state, quiz flags, chosen meta-parameters, hints
+// shown): small named JSON values, one row per (activity, key), so they follow the database, not the machine.
+constexpr std::string_view kToV3 = R"sql(
+CREATE TABLE activity_values(
+  module_id TEXT NOT NULL,
+  activity_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  at_ms INTEGER NOT NULL,
+  PRIMARY KEY(module_id, activity_id, key));
+)sql";
+
+constexpr std::array<std::string_view, kSchemaVersion> kMigrations = {kToV1, kToV2, kToV3};
 
 } // namespace
 

@@ -4,6 +4,7 @@
 //   1  attempts (quiz, spot-the-bug, drag-match, step-through), help views, kernel runs, resume position
 //   2  adds time_spans (time spent per activity), kernel_runs.ideal_bytes / ceiling_gbps (backfilled from each
 //      run's stored report) and per-activity indexes on every attempt table
+//   3  adds activity_values (the app's per-activity view state: navigator state, quiz flags, meta-parameters)
 // Migration N→N+1 runs in its own IMMEDIATE transaction that also sets user_version, so a crash leaves either
 // version N or N+1, and two processes opening one file at once migrate it once. docs/progress.md lists the tables.
 
@@ -18,7 +19,7 @@ class Database;
 namespace tkm::progress {
 
 /// The schema version this code writes and reads; a file with a higher user_version is refused, not altered.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 /// The SQL that takes a version-`from` database to version from+1 (from in [0, kSchemaVersion)); the DDL of every
 /// earlier version stays here so tests can build a database of that version and migrate it.

@@ -276,6 +276,9 @@ Expected<std::optional<std::pair<int64_t, int64_t>>> Store::recordedRange() cons
         std::string sql = "SELECT min(first), max(last) FROM (";
         for (std::string_view table : detail::kActivityTables) {
             const bool spans = table == "time_spans";
+            if (table == "activity_values") {
+                continue; // view state, not a record of study
+            }
             if (table != detail::kActivityTables[0]) {
                 sql += " UNION ALL ";
             }

@@ -79,6 +79,9 @@ public:
     Expected<int64_t> addTimeSpent(const ActivityRef& where, double seconds, int64_t endMs = 0);
     /// Remembers the activity shown last (resume point); replaces the previous one.
     Expected<void> setPosition(const ActivityRef& where, int64_t atMs = 0);
+    /// Sets one view-state value of an activity (replaces the previous value of that key); a null `value` removes
+    /// the key. BadInput for an empty id or key.
+    Expected<void> setActivityValue(const ActivityRef& where, const std::string& key, const nlohmann::json& value);
 
     // ---- reads: oldest first unless stated ----
     Expected<std::vector<QuizAnswer>> quizAnswers(const Scope& scope = {}) const;         ///< quiz answers
@@ -89,6 +92,8 @@ public:
     Expected<std::vector<TimeSpan>> timeSpans(const Scope& scope = {}) const;             ///< time stretches
     Expected<double> secondsSpent(const Scope& scope = {}) const; ///< [s] sum of the time stretches in scope
     Expected<std::optional<Position>> position() const;           ///< resume point; nullopt when none
+    /// View-state values in scope, ordered by module, activity and key.
+    Expected<std::vector<ActivityValue>> activityValues(const Scope& scope = {}) const;
     /// Kernel runs in scope, newest first, without source and report (see run()).
     Expected<std::vector<KernelRun>> runHistory(const Scope& scope = {}) const;
     /// One run with its source and full report; NotFound for an unknown id.

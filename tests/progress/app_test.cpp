@@ -166,7 +166,7 @@ private slots:
         QCOMPARE(review->topLevelItemCount(), 2); // vector add (question, bug) and softmax (exercise)
         QTreeWidgetItem* group = review->topLevelItem(0);
         QCOMPARE(group->childCount(), 2);
-        QCOMPARE(group->child(0)->text(0), QStringLiteral("Masks quiz — q-mask"));
+        QCOMPARE(group->child(0)->text(0), QStringLiteral("Masks quiz — question 1"));
         QCOMPARE(group->child(1)->text(1), QStringLiteral("bug not spotted"));
         QSignalSpy spy(&dashboard, &DashboardWidget::activityRequested);
         emit review->itemActivated(group->child(0), 0);
@@ -216,7 +216,7 @@ private slots:
               QStringLiteral("GPU execution model"), QStringLiteral("Modules complete 1 / 3"),
               QStringLiteral("Exercises passed 1 / 2"), QStringLiteral("Quiz accuracy 75 %"),
               QStringLiteral("0.250 ms"), QStringLiteral("3.20 TB/s"), QStringLiteral("0.243 ms"),
-              QStringLiteral("1.03×"), QStringLiteral("Weak topics"), QStringLiteral("q-mask"),
+              QStringLiteral("1.03×"), QStringLiteral("Weak topics"), QStringLiteral("question 1"),
               QStringLiteral("bug not spotted"), QStringLiteral("exercise not passed"),
               QStringLiteral("2026-11-30 00:38 UTC")}) {
             QVERIFY2(text.contains(QString(expected).remove(QLatin1Char(' '))),

@@ -276,6 +276,29 @@ TEST_F(StoreTest, PositionResumesAcrossReopen)
     EXPECT_EQ(reopened->quizAnswers()->front().questionId, "q3");
 }
 
+TEST_F(StoreTest, ActivityValuesRoundTripReplaceAndRemove)
+{
+    ASSERT_TRUE(store().setActivityValue(kQuiz, "q/q1/right", true));
+    ASSERT_TRUE(store().setActivityValue(kQuiz, "state", 1));
+    ASSERT_TRUE(store().setActivityValue(kQuiz, "state", 2));
+    ASSERT_TRUE(store().setActivityValue(kExercise, "meta/BLOCK_SIZE", 256));
+    ASSERT_TRUE(store().setActivityValue(kExercise, "note", "text"));
+    auto quiz = store().activityValues({kQuiz.moduleId, kQuiz.activityId});
+    ASSERT_TRUE(quiz);
+    ASSERT_EQ(quiz->size(), 2u);
+    EXPECT_EQ((*quiz)[0].key, "q/q1/right");
+    EXPECT_EQ((*quiz)[0].value, true);
+    EXPECT_EQ((*quiz)[1].key, "state");
+    EXPECT_EQ((*quiz)[1].value, 2);
+    ASSERT_TRUE(store().setActivityValue(kExercise, "note", nullptr));
+    auto all = store().activityValues();
+    ASSERT_EQ(all->size(), 3u);
+    EXPECT_EQ(all->back().value, 256);
+    EXPECT_FALSE(store().setActivityValue(kQuiz, "", 1));
+    // View state is not a record of study.
+    EXPECT_FALSE(store().recordedRange()->has_value());
+}
+
 TEST_F(StoreTest, RecordedRangeAndLatestDeviceSummariseTheStore)
 {
     EXPECT_FALSE(store().recordedRange()->has_value());
@@ -311,6 +334,8 @@ protected:
         ASSERT_TRUE(store().recordHelpView({0, kExercise, HelpKind::Hint, 0, 5}));
         ASSERT_TRUE(store().recordKernelRun(kernelRunFromReport(kExercise, "s", test::sampleReport("pass", 1, 1))));
         ASSERT_TRUE(store().setPosition(kExercise, 6));
+        ASSERT_TRUE(store().setActivityValue(kExercise, "state", 2));
+        ASSERT_TRUE(store().setActivityValue(kOtherModule, "state", 1));
     }
     size_t countIn(const Scope& scope)
     {
@@ -324,6 +349,8 @@ TEST_F(ResetTest, ResetActivityClearsOnlyThatActivityAndKeepsThePosition)
 {
     ASSERT_TRUE(store().resetActivity(kExercise));
     EXPECT_EQ(countIn({kExercise.moduleId, kExercise.activityId}), 0u);
+    EXPECT_TRUE(store().activityValues({kExercise.moduleId, kExercise.activityId})->empty());
+    EXPECT_EQ(store().activityValues()->size(), 1u);
     EXPECT_EQ(store().quizAnswers({kQuiz.moduleId, kQuiz.activityId})->size(), 1u);
     EXPECT_EQ(store().spotPicks()->size(), 1u);
     EXPECT_EQ(countIn({kOtherModule.moduleId, {}}), 2u);
@@ -351,6 +378,7 @@ TEST_F(ResetTest, ResetAllClearsEverythingAndTheStoreStaysUsable)
 {
     ASSERT_TRUE(store().resetAll());
     EXPECT_EQ(countIn({}), 0u);
+    EXPECT_TRUE(store().activityValues()->empty());
     EXPECT_FALSE(store().position()->has_value());
     ASSERT_TRUE(store().recordQuizAnswer({0, kQuiz, "q1", {0}, true, 9}));
     EXPECT_EQ(countIn({}), 1u);

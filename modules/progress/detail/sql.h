@@ -41,9 +41,10 @@ std::string scopeWhere(const Scope& scope);
 /// Binds the parameters named by scopeWhere().
 void bindScope(SQLite::Statement& statement, const Scope& scope);
 
-/// The tables that hold per-activity records (every one has module_id and activity_id columns).
-inline constexpr std::string_view kActivityTables[] = {
-    "quiz_answers", "spot_picks", "drag_attempts", "step_completions", "help_views", "kernel_runs", "time_spans"};
+/// The tables that hold per-activity records (every one has module_id and activity_id columns); resets clear them.
+inline constexpr std::string_view kActivityTables[] = {"quiz_answers",     "spot_picks", "drag_attempts",
+                                                       "step_completions", "help_views", "kernel_runs",
+                                                       "time_spans",       "activity_values"};
 
 /// Runs f() inside an IMMEDIATE transaction (the write lock is taken up front, so a concurrent writer waits for the
 /// busy timeout instead of failing on lock upgrade) and commits; any exception rolls back and becomes an Error.
