@@ -63,8 +63,8 @@ void printVerdicts(const packs::ExerciseCheck& check)
         if (s.role == packs::SourceRole::Solution && s.maxAbsError) {
             got += fmt::format(" (max err {:.1e})", *s.maxAbsError);
         }
-        std::cout << "  " << cell(s.file, 30) << " " << cell(s.expected, 36) << " " << cell(got, 44) << " "
-                  << result << "\n";
+        std::cout << "  " << cell(s.file, 30) << " " << cell(s.expected, 36) << " " << cell(got, 44) << " " << result
+                  << "\n";
     }
 }
 
@@ -85,13 +85,13 @@ void printText(const packs::ValidationResult& result, const packs::GpuStatus& gp
     } else if (!result.exercises.empty()) {
         std::cout << "GPU verdicts not run: " << gpu.reason << "\n";
     }
-    std::cout << (errors == 0 ? "valid: " : "invalid: ") << result.modules << " module(s), "
-              << result.exercises.size() << " exercise(s), " << result.sourcesCompiled
-              << " exercise source(s) compiled, " << errors << " error(s), " << warnings << " warning(s)\n";
+    std::cout << (errors == 0 ? "valid: " : "invalid: ") << result.modules << " module(s), " << result.exercises.size()
+              << " exercise(s), " << result.sourcesCompiled << " exercise source(s) compiled, " << errors
+              << " error(s), " << warnings << " warning(s)\n";
 }
 
-void printJson(const ValidateArgs& args, const packs::ValidationResult& result, const packs::GpuStatus& gpu,
-               int errors, int warnings)
+void printJson(const ValidateArgs& args, const packs::ValidationResult& result, const packs::GpuStatus& gpu, int errors,
+               int warnings)
 {
     nlohmann::json j = {{"schema", "tkm-validate/1"},
                         {"path", args.path},

@@ -60,8 +60,8 @@ std::vector<SourceCheck> sourceRows(const problem::ExerciseSpec& spec)
     return rows;
 }
 
-void compileRow(const problem::ExerciseSpec& spec, const problem::MetaValues& meta,
-                const ExerciseCheckOptions& options, SourceCheck& row)
+void compileRow(const problem::ExerciseSpec& spec, const problem::MetaValues& meta, const ExerciseCheckOptions& options,
+                SourceCheck& row)
 {
     engine::Expected<compile::CompileRequest> request = engine::makeError(engine::ErrorKind::Internal, "");
     if (row.role == SourceRole::Reference) {
@@ -97,7 +97,8 @@ void compileRow(const problem::ExerciseSpec& spec, const problem::MetaValues& me
                              "expected verdict.";
     } else if (!row.compiled && row.compileExpected) {
         const std::string first = result->firstError();
-        row.compileProblem = "does not compile" + (first.empty() ? std::string(" (see the compiler log)") : ": " + first);
+        row.compileProblem =
+            "does not compile" + (first.empty() ? std::string(" (see the compiler log)") : ": " + first);
     }
 }
 
@@ -191,7 +192,10 @@ nlohmann::json diagnosticsJson(const std::vector<compile::Diagnostic>& ds)
 {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& d : ds) {
-        out.push_back({{"file", d.file}, {"line", d.line}, {"column", d.column}, {"severity", d.severity},
+        out.push_back({{"file", d.file},
+                       {"line", d.line},
+                       {"column", d.column},
+                       {"severity", d.severity},
                        {"message", d.message}});
     }
     return out;
@@ -345,10 +349,10 @@ ExerciseCheck checkExerciseSpec(const problem::ExerciseSpec& spec, const Exercis
             }
             runRow(spec, *options.gpu, row);
             if (row.role == SourceRole::Bug && row.ran && row.verdict == "pass") {
-                check.warnings.push_back(
-                    {WeakKind::BugPasses, "/bugs/" + std::to_string(row.bugIndex),
-                     row.file + " (" + row.title + ") passes every case: the cases do not catch it; add a case that "
-                                                   "does (a ragged size, negative inputs, a tighter tolerance)."});
+                check.warnings.push_back({WeakKind::BugPasses, "/bugs/" + std::to_string(row.bugIndex),
+                                          row.file + " (" + row.title +
+                                              ") passes every case: the cases do not catch it; add a case that "
+                                              "does (a ragged size, negative inputs, a tighter tolerance)."});
             }
         }
         check.gpuRan = true;
@@ -370,8 +374,11 @@ ExerciseCheck checkExercise(const fs::path& folder, const ExerciseCheckOptions& 
 
 nlohmann::json toJson(const ExerciseCheck& check)
 {
-    nlohmann::json j = {{"folder", check.folder.string()}, {"id", check.id}, {"title", check.title},
-                        {"ok", check.ok()}, {"gpu_ran", check.gpuRan}};
+    nlohmann::json j = {{"folder", check.folder.string()},
+                        {"id", check.id},
+                        {"title", check.title},
+                        {"ok", check.ok()},
+                        {"gpu_ran", check.gpuRan}};
     if (!check.specError.empty()) {
         j["spec_error"] = {{"pointer", check.specErrorPointer}, {"message", check.specError}};
     }

@@ -87,11 +87,11 @@ struct ExerciseCheck
 /// What checkExercise does.
 struct ExerciseCheckOptions
 {
-    bool compile = true;                        ///< compile every source with NVRTC
+    bool compile = true;                         ///< compile every source with NVRTC
     int computeCapability = compile::kDefaultCc; ///< target of those compiles (major·10 + minor)
-    bool useCompileCache = true;                ///< the engine's CUBIN cache
-    bool weakCases = true;                      ///< add weakCaseWarnings()
-    worker::Client* gpu = nullptr;              ///< run the GPU verdicts through this worker client when set
+    bool useCompileCache = true;                 ///< the engine's CUBIN cache
+    bool weakCases = true;                       ///< add weakCaseWarnings()
+    worker::Client* gpu = nullptr;               ///< run the GPU verdicts through this worker client when set
     /// Receives one line per step ("bugs/no-mask.cu: running on the GPU"); may be empty.
     std::function<void(const std::string&)> progress;
 };

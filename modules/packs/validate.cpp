@@ -124,8 +124,8 @@ int appendCheckDiagnostics(const ExerciseCheck& check, std::vector<Diagnostic>& 
                                                         : course::detail::JsonPositionIndex();
     auto onSpec = [&](Severity severity, const std::string& pointer, const std::string& message) {
         const auto pos = index.value(pointer);
-        diagnostics.push_back({specFile, pos.line, pos.column, severity,
-                               pointer == "/" ? message : pointer + ": " + message});
+        diagnostics.push_back(
+            {specFile, pos.line, pos.column, severity, pointer == "/" ? message : pointer + ": " + message});
     };
     if (!check.specError.empty()) {
         onSpec(Severity::Error, check.specErrorPointer, check.specError);
@@ -150,8 +150,8 @@ int appendCheckDiagnostics(const ExerciseCheck& check, std::vector<Diagnostic>& 
             }
         }
         if (!s.runProblem.empty()) {
-            diagnostics.push_back(error(file, "on the GPU: expected " + s.expected + ", got " + s.got + ": " +
-                                                  s.runProblem));
+            diagnostics.push_back(
+                error(file, "on the GPU: expected " + s.expected + ", got " + s.got + ": " + s.runProblem));
         }
     }
     for (const SpecWarning& w : check.warnings) {
@@ -205,7 +205,8 @@ ValidationResult validatePackOrFolder(const fs::path& path, const ValidateOption
     }
     const bool warned = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
                                     [](const Diagnostic& d) { return d.severity == Severity::Warning; });
-    result.exitCode = course::hasErrors(result.diagnostics) || (options.strict && warned) ? kValidateFailed : kValidateOk;
+    result.exitCode =
+        course::hasErrors(result.diagnostics) || (options.strict && warned) ? kValidateFailed : kValidateOk;
     return result;
 }
 

@@ -68,7 +68,8 @@ std::vector<std::pair<std::string, std::string>> cdivCalls(const std::string& ex
 {
     std::vector<std::pair<std::string, std::string>> out;
     for (std::size_t at = expr.find("cdiv"); at != std::string::npos; at = expr.find("cdiv", at + 4)) {
-        const bool wordStart = at == 0 || !(std::isalnum(static_cast<unsigned char>(expr[at - 1])) || expr[at - 1] == '_');
+        const bool wordStart =
+            at == 0 || !(std::isalnum(static_cast<unsigned char>(expr[at - 1])) || expr[at - 1] == '_');
         std::size_t open = at + 4;
         while (open < expr.size() && expr[open] == ' ') {
             ++open;
@@ -114,7 +115,8 @@ std::set<std::string> intersect(const std::set<std::string>& a, const std::set<s
 }
 
 // The sizes a meta-parameter tiles, from the launch grid (see weakCaseWarnings()).
-std::set<std::string> coveredSizes(const ExerciseSpec& spec, const std::string& meta, const std::set<std::string>& sizes)
+std::set<std::string> coveredSizes(const ExerciseSpec& spec, const std::string& meta,
+                                   const std::set<std::string>& sizes)
 {
     std::set<std::string> inGrid;
     std::set<std::string> fromCdiv;
@@ -174,8 +176,8 @@ std::vector<Tile> tiles(const ExerciseSpec& spec, const problem::MetaValues& def
         std::vector<int64_t> values = m.allowed.empty() ? std::vector<int64_t>{m.defaultValue} : m.allowed;
         for (int64_t v : values) {
             if (v > 1) {
-                out.push_back({m.name, m.name + " = " + std::to_string(v), covered,
-                               std::vector<int64_t>(spec.cases.size(), v)});
+                out.push_back(
+                    {m.name, m.name + " = " + std::to_string(v), covered, std::vector<int64_t>(spec.cases.size(), v)});
             }
         }
     }
@@ -269,8 +271,8 @@ void raggedWarnings(const ExerciseSpec& spec, std::vector<SpecWarning>& out)
         }
         const int64_t suggestion = seen.empty() ? 1025 : *seen.rbegin() + 1;
         out.push_back({WeakKind::NoRaggedCase, "/cases",
-                       "no case has a size that is not a multiple of the block: with " + tileText +
-                           ", every " + joinWords(names, "and") + " of the cases (" + joinWords(values, "and") +
+                       "no case has a size that is not a multiple of the block: with " + tileText + ", every " +
+                           joinWords(names, "and") + " of the cases (" + joinWords(values, "and") +
                            ") is a whole number of tiles, so a kernel without a mask on the last tile passes; add a "
                            "case such as " +
                            names.front() + " = " + std::to_string(suggestion) + "."});
@@ -376,8 +378,8 @@ void toleranceWarnings(const ExerciseSpec& spec, std::vector<SpecWarning>& out)
             if (value > limit) {
                 out.push_back({WeakKind::LooseTolerance, base + "/" + field,
                                std::string(engine::dtypeName(dtype)) + " " + field + " " + num(value) +
-                                   " is looser than the dtype needs (at most " + num(limit) + "): " +
-                                   looseReason(dtype) +
+                                   " is looser than the dtype needs (at most " + num(limit) +
+                                   "): " + looseReason(dtype) +
                                    "; tighten it (for long reductions scale atol with \"scale\", e.g. \"sqrt(K)\")."});
             }
         }

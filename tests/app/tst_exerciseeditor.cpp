@@ -68,6 +68,18 @@ QJsonObject validateFixture(const QString &name)
   return QJsonDocument::fromJson(readAll(apptest::testDataDir() + QStringLiteral("/validate/") + name)).object();
 }
 
+// Shows `editor` at `size` and opens a fresh copy of `folder` made in `tmp`; returns the copy (empty on failure).
+QString openShown(ExerciseEditor &editor, const QString &folder, const QTemporaryDir &tmp, QSize size)
+{
+  const QString copy = copyFolder(folder, tmp.path());
+  editor.resize(size);
+  editor.show();
+  if (!QTest::qWaitForWindowExposed(&editor))
+    return {};
+  QString error;
+  return editor.load(copy, &error) ? copy : QString();
+}
+
 void commitLine(QWidget *w, const QString &text)
 {
   auto *line = qobject_cast<QLineEdit *>(w);
@@ -203,7 +215,7 @@ private slots:
     QTRY_COMPARE(editor.form()->messageAt(QStringLiteral("/params/2/role")), QString());
 
     // A pointer below a field lands on that field: /cases/0/sizes/n on the sizes of case 1.
-    commitLine(editor.form()->fieldWidget(QStringLiteral("/cases/0/sizes")), QStringLiteral("n = 1, m = 2"));
+    commitLine(editor.form()->fieldWidget(QStringLiteral("/cases/0/sizes")), QStringLiteral("n = 0"));
     QTRY_VERIFY(!editor.form()->messageAt(QStringLiteral("/cases/0/sizes")).isEmpty());
     QVERIFY(editor.form()->messageAt(QStringLiteral("/cases/0/sizes")).contains(QStringLiteral("/cases/0/sizes")));
 
@@ -217,18 +229,13 @@ private slots:
   void warningsLandOnTheirFieldsAndClickingFocusesThem()
   {
     QTemporaryDir tmp;
-    const QString copy = copyFolder(weakFixture(), tmp.path());
     ExerciseEditor editor;
-    editor.resize(1400, 900);
-    editor.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&editor));
-    QString error;
-    QVERIFY(editor.load(copy, &error));
+    QVERIFY(!openShown(editor, weakFixture(), tmp, {1400, 900}).isEmpty());
     QTRY_VERIFY(editor.form()->messageAt(QStringLiteral("/tolerance/f32/atol")).contains(QStringLiteral("looser")));
-    QVERIFY(editor.form()->messageAt(QStringLiteral("/params/0/init")).contains(QStringLiteral("never negative")));
+    QVERIFY(editor.form()->messageAt(QStringLiteral("/params/0/init")).contains(QStringLiteral("no input is ever negative")));
     QVERIFY(editor.form()->messageAt(QStringLiteral("/cases")).contains(QStringLiteral("multiple of the block")));
 
-    const QJsonObject result = validateFixture(QStringLiteral("synthetic-weak-vector-add.json"));
+    const QJsonObject result = validateFixture(QStringLiteral("h200-weak-vector-add.json"));
     QVERIFY(!result.isEmpty());
     editor.showValidationResult(result);
     QTableWidget *table = editor.verdicts()->table();
@@ -306,14 +313,9 @@ private slots:
   void screenshots()
   {
     QTemporaryDir tmp;
-    const QString copy = copyFolder(weakFixture(), tmp.path());
     ExerciseEditor editor;
-    editor.resize(1500, 950);
-    editor.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&editor));
-    QString error;
-    QVERIFY(editor.load(copy, &error));
-    editor.showValidationResult(validateFixture(QStringLiteral("synthetic-weak-vector-add.json")));
+    QVERIFY(!openShown(editor, weakFixture(), tmp, {1500, 950}).isEmpty());
+    editor.showValidationResult(validateFixture(QStringLiteral("h200-weak-vector-add.json")));
     editor.showSource(QStringLiteral("bugs/no-mask.cu"));
     editor.focusField(QStringLiteral("/tolerance/f32/atol"));
     QTest::qWait(300);
@@ -330,6 +332,7 @@ private slots:
 
     // A built-in exercise as it opens (no validation yet).
     ExerciseEditor builtIn;
+    QString error;
     builtIn.resize(1500, 950);
     builtIn.show();
     QVERIFY(builtIn.load(apptest::realContentDir() + QStringLiteral("/06-blocked-matmul/exercises/matmul-fp16"), &error));

@@ -88,9 +88,9 @@ TEST(WeakCases, TheWeakFixtureFiresEveryWarningThatNeedsNoGpuOnItsField)
     options.compile = false;
     const packs::ExerciseCheck check = packs::checkExercise(weakFolder(), options);
     ASSERT_EQ(check.specError, "");
-    EXPECT_EQ(describe(check.warnings), (Strings{"no-ragged-case /cases", "no-negative-input /params/0/init",
-                                                 "loose-tolerance /tolerance/f32/atol",
-                                                 "loose-tolerance /tolerance/f32/rtol"}));
+    EXPECT_EQ(describe(check.warnings),
+              (Strings{"no-ragged-case /cases", "no-negative-input /params/0/init",
+                       "loose-tolerance /tolerance/f32/atol", "loose-tolerance /tolerance/f32/rtol"}));
     const std::string ragged = check.warnings.at(0).message;
     EXPECT_NE(ragged.find("BLOCK_SIZE = 256, 512 or 1024"), std::string::npos) << ragged;
     EXPECT_NE(ragged.find("n = 98305"), std::string::npos) << ragged;
@@ -103,14 +103,23 @@ TEST(WeakCases, TheWeakFixtureFiresEveryWarningThatNeedsNoGpuOnItsField)
 TEST(WeakCases, EachFixOfTheFixtureSilencesItsWarningOnly)
 {
     const fs::path weak = weakFolder();
-    EXPECT_EQ(warningsAfter(weak, [](json& s) { s["cases"].push_back({{"name", "ragged"}, {"sizes", {{"n", 1000}}}}); }),
+    EXPECT_EQ(warningsAfter(weak,
+                            [](json& s) {
+                                s["cases"].push_back({{"name", "ragged"}, {"sizes", {{"n", 1000}}}});
+                            }),
               (Strings{"no-negative-input /params/0/init", "loose-tolerance /tolerance/f32/atol",
                        "loose-tolerance /tolerance/f32/rtol"}));
     // A ragged size for the smallest tile only is not enough: 1536 is a multiple of 256 and 512.
-    EXPECT_EQ(warningsAfter(weak, [](json& s) { s["cases"].push_back({{"name", "1536"}, {"sizes", {{"n", 1536}}}}); })
+    EXPECT_EQ(warningsAfter(weak,
+                            [](json& s) {
+                                s["cases"].push_back({{"name", "1536"}, {"sizes", {{"n", 1536}}}});
+                            })
                   .front(),
               "no-ragged-case /cases");
-    EXPECT_EQ(warningsAfter(weak, [](json& s) { s["params"][1]["init"] = {{"dist", "uniform"}, {"low", -1}, {"high", 1}}; }),
+    EXPECT_EQ(warningsAfter(weak,
+                            [](json& s) {
+                                s["params"][1]["init"] = {{"dist", "uniform"}, {"low", -1}, {"high", 1}};
+                            }),
               (Strings{"no-ragged-case /cases", "loose-tolerance /tolerance/f32/atol",
                        "loose-tolerance /tolerance/f32/rtol"}));
     // A per-case override with negative values counts too.
@@ -120,7 +129,10 @@ TEST(WeakCases, EachFixOfTheFixtureSilencesItsWarningOnly)
                             })
                   .size(),
               3u);
-    EXPECT_EQ(warningsAfter(weak, [](json& s) { s["tolerance"]["f32"] = {{"atol", 1e-6}, {"rtol", 1e-6}}; }),
+    EXPECT_EQ(warningsAfter(weak,
+                            [](json& s) {
+                                s["tolerance"]["f32"] = {{"atol", 1e-6}, {"rtol", 1e-6}};
+                            }),
               (Strings{"no-ragged-case /cases", "no-negative-input /params/0/init"}));
 }
 
@@ -184,9 +196,9 @@ TEST(WeakCases, EachWarningFiresAloneOnAWeakenedBuiltInExercise)
               Strings{"loose-tolerance /tolerance/i32/atol"});
 }
 
-// The built-in exercises are not weak. attention-fwd's f32 tolerance (1e-3) is wider than f32 needs: it is the one
-// documented exception (docs/exercise-spec.md, "Weak cases").
-TEST(WeakCases, NoneFiresOnTheBuiltInExercisesButTheDocumentedOnes)
+// The built-in exercises are not weak. (attention-fwd's f32 tolerance was 1e-3 and fired; its solution's largest error
+// on the H200 is 8.4e-6, so it is 1e-4 now: docs/measurements/h200-2026-11-30-validate.log.)
+TEST(WeakCases, NoneFiresOnTheBuiltInExercises)
 {
     const fs::path root = engine::contentDir();
     std::vector<std::string> fired;
@@ -206,9 +218,7 @@ TEST(WeakCases, NoneFiresOnTheBuiltInExercisesButTheDocumentedOnes)
     }
     std::sort(fired.begin(), fired.end());
     EXPECT_EQ(exercises, 10);
-    EXPECT_EQ(fired, (Strings{"attention-fwd: loose-tolerance /tolerance/f32/atol",
-                              "attention-fwd: loose-tolerance /tolerance/f32/rtol"}))
-        << joined(fired);
+    EXPECT_EQ(fired, Strings{}) << joined(fired);
 }
 
 TEST(ExerciseCheck, EverySourceOfABuiltInExerciseCompilesInTableOrder)
@@ -323,7 +333,7 @@ TEST(ValidateCommand, ExitCodesWarningsJsonAndStrict)
     }
     const std::string weak = "\"" + weakFolder().string() + "\"";
     auto [rc, out] = tkmRun("validate " + weak + " --no-gpu");
-    EXPECT_EQ(rc, 0) << out; // warnings alone
+    EXPECT_EQ(rc, 0) << out;                                            // warnings alone
     EXPECT_NE(out.find("exercise.json:25:"), std::string::npos) << out; // /cases is on line 25
     EXPECT_NE(out.find("4 warning(s)"), std::string::npos) << out;
     EXPECT_NE(out.find("GPU verdicts not run: not asked for (--no-gpu)."), std::string::npos) << out;
@@ -355,8 +365,9 @@ TEST(ValidateCommand, ExitCodesWarningsJsonAndStrict)
     std::tie(rc, out) = tkmRun("validate \"" + (tmp.path() / "nowhere").string() + "\" --no-gpu");
     EXPECT_EQ(rc, 2) << out;
 
-    // Every built-in exercise: valid, the documented attention-fwd warnings only.
-    std::tie(rc, out) = tkmRun("validate \"" + engine::contentDir().string() + "\" --no-gpu");
+    // Every built-in exercise: valid, without a warning even under --strict.
+    std::tie(rc, out) = tkmRun("validate \"" + engine::contentDir().string() + "\" --no-gpu --strict");
     EXPECT_EQ(rc, 0) << out;
+    EXPECT_NE(out.find("0 error(s), 0 warning(s)"), std::string::npos) << out;
     EXPECT_NE(out.find("10 exercise(s)"), std::string::npos) << out;
 }

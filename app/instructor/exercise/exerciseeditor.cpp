@@ -141,11 +141,13 @@ ExerciseEditor::ExerciseEditor(QWidget *parent) : QWidget(parent), m_enginePath(
   right->addWidget(m_verdicts);
   right->setStretchFactor(0, 3);
   right->setStretchFactor(1, 2);
+  right->setSizes({560, 380});
   auto *split = new QSplitter(Qt::Horizontal, this);
   split->addWidget(scroll);
   split->addWidget(right);
   split->setStretchFactor(0, 2);
   split->setStretchFactor(1, 3);
+  split->setSizes({520, 980});
   auto *layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(toolbar);
@@ -168,6 +170,9 @@ ExerciseEditor::ExerciseEditor(QWidget *parent) : QWidget(parent), m_enginePath(
 
 ExerciseEditor::~ExerciseEditor()
 {
+  // The undo stack outlives the members it would report on (it is a child, deleted after them).
+  m_undo->disconnect(this);
+  m_form->detach();
   if (m_process) {
     m_process->disconnect(this);
     m_process->kill();
@@ -312,6 +317,15 @@ void ExerciseEditor::onCodeModified(KernelEditor *editor, int type)
 void ExerciseEditor::rebuildCodeTabs()
 {
   const QStringList files = m_doc.sourceFiles();
+  QStringList shown;
+  for (int i = 0; i < m_code->count(); ++i)
+    shown << m_code->tabToolTip(i);
+  if (shown == files) {
+    // Same sources: only the labels may have changed (a renamed starter, say).
+    for (int i = 0; i < m_code->count(); ++i)
+      m_code->setTabText(i, tabLabel(m_doc, files[i]));
+    return;
+  }
   QWidget *current = m_code->currentWidget();
   for (auto it = m_editors.begin(); it != m_editors.end();) {
     if (!files.contains(it.key())) {

@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -82,7 +83,12 @@ void SpecForm::rebuild()
   for (QWidget *p = parentWidget(); p && !scroll; p = p->parentWidget())
     scroll = qobject_cast<QScrollArea *>(p);
   const int y = scroll ? scroll->verticalScrollBar()->value() : 0;
-  delete m_body;
+  // The old body may hold the widget whose signal led here (an editingFinished): delete it later, not now.
+  if (m_body) {
+    m_body->hide();
+    m_layout->removeWidget(m_body);
+    m_body->deleteLater();
+  }
   m_fields.clear();
   m_sections.clear();
   m_order.clear();
@@ -185,6 +191,7 @@ void SpecForm::field(QFormLayout *form, const QString &label, const std::string 
     text->setPlainText(fieldText(kind, value));
     text->setTabChangesFocus(true);
     text->setMinimumHeight(90);
+    text->setMaximumHeight(130);
     text->installEventFilter(new FocusOutFilter(text, [this, pointer] { commit(pointer); }));
     editor = text;
   } else {
@@ -472,7 +479,7 @@ void SpecForm::refreshValues()
 void SpecForm::commit(const std::string &pointer)
 {
   const auto it = m_fields.constFind(q(pointer));
-  if (it == m_fields.cend() || !it->editor)
+  if (!m_doc || it == m_fields.cend() || !it->editor)
     return;
   QString text;
   if (auto *line = qobject_cast<QLineEdit *>(it->editor.data()))
@@ -490,6 +497,8 @@ void SpecForm::commit(const std::string &pointer)
 
 void SpecForm::commitChoice(const std::string &pointer, const QString &value)
 {
+  if (!m_doc)
+    return;
   const auto slash = pointer.rfind('/');
   const std::string parent = pointer.substr(0, slash);
   const std::string key = pointer.substr(slash + 1);
@@ -519,6 +528,8 @@ void SpecForm::commitChoice(const std::string &pointer, const QString &value)
 
 void SpecForm::request(const std::string &pointer, const SpecJson &value)
 {
+  if (!m_doc)
+    return;
   const SpecJson before = m_doc->value(pointer);
   const bool absent = !m_doc->contains(pointer);
   if ((value.is_discarded() && absent) || (!value.is_discarded() && !absent && before == value))
@@ -549,7 +560,13 @@ void SpecForm::removeItem(const std::string &arrayPointer, std::size_t index)
 
 QString SpecForm::ownerOf(const QString &pointer) const
 {
-  // The nearest field or section at or above `pointer` (JSON pointer prefixes end at a '/').
+  if (m_fields.contains(pointer) || m_sections.contains(pointer))
+    return pointer;
+  // A generator (/params/0/init) is shown by its fields: the first field below the pointer owns it.
+  for (const QString &p : m_order)
+    if (p.startsWith(pointer + QLatin1Char('/')))
+      return p;
+  // Else the nearest field or section above `pointer` (JSON pointer prefixes end at a '/').
   for (QString p = pointer; !p.isEmpty(); p = p.left(std::max<qsizetype>(p.lastIndexOf(QLatin1Char('/')), 0))) {
     if (m_fields.contains(p) || m_sections.contains(p))
       return p;
@@ -634,7 +651,23 @@ bool SpecForm::focusField(const QString &pointer)
       break;
     }
   }
-  target->setFocus(Qt::OtherFocusReason);
+  // A section takes no focus itself: its first field does.
+  QWidget *focus = target;
+  if (!m_fields.contains(owner))
+    for (const QString &p : m_order)
+      if (p.startsWith(owner + QLatin1Char('/')) && m_fields.value(p).editor) {
+        focus = m_fields.value(p).editor;
+        break;
+      }
+  focus->setFocus(Qt::OtherFocusReason);
+  // A form built a moment ago has no geometry yet: scroll again once its layout has run.
+  QTimer::singleShot(0, target, [target] {
+    for (QWidget *p = target->parentWidget(); p; p = p->parentWidget())
+      if (auto *scroll = qobject_cast<QScrollArea *>(p)) {
+        scroll->ensureWidgetVisible(target, 20, 60);
+        break;
+      }
+  });
   return true;
 }
 

@@ -36,6 +36,12 @@ public:
   void setDocument(const ExerciseDocument *document);
   /// Where edits go.
   void setEditHandler(EditHandler handler) { m_edit = std::move(handler); }
+  /// Forgets the document and the handler (their owner is going away; a last focus-out commits nothing).
+  void detach()
+  {
+    m_doc = nullptr;
+    m_edit = nullptr;
+  }
   /// Re-creates every section from the document (after a structural change: an item added or removed).
   void rebuild();
   /// Updates every field's text from the document (after a value change or an undo).

@@ -4,6 +4,7 @@
 
 #include <QHeaderView>
 #include <QJsonArray>
+#include <algorithm>
 #include <QLabel>
 #include <QListWidget>
 #include <QStyle>
@@ -50,9 +51,11 @@ VerdictView::VerdictView(QWidget *parent) : QWidget(parent)
   m_messages->setAlternatingRowColors(true);
   connect(m_messages, &QListWidget::itemClicked, this, &VerdictView::onItemActivated);
   connect(m_messages, &QListWidget::itemActivated, this, &VerdictView::onItemActivated);
+  m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
   layout->addWidget(m_status);
-  layout->addWidget(m_table, 3);
-  layout->addWidget(m_messages, 2);
+  layout->addWidget(m_table);
+  layout->addWidget(m_messages, 1);
+  fitTable();
 }
 
 QString VerdictView::statusText() const { return m_status->text(); }
@@ -67,6 +70,7 @@ void VerdictView::setFailure(const QString &message)
   m_status->setText(message);
   m_table->setRowCount(0);
   m_messages->clear();
+  fitTable();
 }
 
 void VerdictView::setResult(const QJsonObject &document)
@@ -127,8 +131,12 @@ void VerdictView::setResult(const QJsonObject &document)
       auto *item = new QTableWidgetItem(cells[c]);
       item->setData(kPointer, pointer);
       item->setToolTip(title.isEmpty() ? cells[c] : title);
-      if (c == 4)
+      if (c == 4) {
         item->setForeground(ok ? good : bad);
+        QFont bold = item->font();
+        bold.setBold(!ok);
+        item->setFont(bold);
+      }
       if (c == 1 && compile.value(QStringLiteral("ran")).toBool() &&
           compile.value(QStringLiteral("ok")).toBool() != compile.value(QStringLiteral("expected")).toBool())
         item->setForeground(bad);
@@ -151,9 +159,14 @@ void VerdictView::setResult(const QJsonObject &document)
         addMessage(QStringLiteral("error"), file + QStringLiteral(": ") + compileProblem, pointer, file);
     }
     const QString runProblem = row.value(QStringLiteral("problem")).toString();
-    if (!runProblem.isEmpty())
-      addMessage(QStringLiteral("error"), tr("%1 on the GPU: expected %2, got %3: %4").arg(file, expected, got, runProblem),
+    if (!runProblem.isEmpty()) {
+      // Expected and got say what differs; the run's own summary says what happened.
+      const QString summary = row.value(QStringLiteral("summary")).toString();
+      addMessage(QStringLiteral("error"),
+                 tr("%1 on the GPU: expected %2, got %3").arg(file, expected, got) +
+                     (summary.isEmpty() ? QString() : QStringLiteral(" — ") + summary),
                  pointer.endsWith(QLatin1String("/file")) ? pointer.chopped(5) : pointer, file);
+    }
   }
   for (const QJsonValue &v : ex.value(QStringLiteral("warnings")).toArray()) {
     const QJsonObject w = v.toObject();
@@ -172,6 +185,17 @@ void VerdictView::setResult(const QJsonObject &document)
   status += tr(", %n warning(s).", nullptr, warnings);
   m_status->setText(status);
   m_table->resizeColumnsToContents();
+  fitTable();
+}
+
+void VerdictView::fitTable()
+{
+  // As tall as its rows: the messages below get the rest.
+  m_table->resizeRowsToContents();
+  int height = m_table->horizontalHeader()->height() + 2 * m_table->frameWidth();
+  for (int r = 0; r < m_table->rowCount(); ++r)
+    height += m_table->rowHeight(r);
+  m_table->setFixedHeight(std::max(height, m_table->horizontalHeader()->height() * 3));
 }
 
 void VerdictView::addMessage(const QString &severity, const QString &text, const QString &pointer, const QString &file,

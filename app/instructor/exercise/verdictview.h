@@ -44,6 +44,7 @@ private:
   void addMessage(const QString &severity, const QString &text, const QString &pointer, const QString &file = {},
                   int line = 0, int column = 0);
   void onItemActivated(QListWidgetItem *item);
+  void fitTable();
 
   QLabel *m_status = nullptr;
   QTableWidget *m_table = nullptr;
