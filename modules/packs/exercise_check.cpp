@@ -28,35 +28,26 @@ void say(const ExerciseCheckOptions& options, const std::string& line)
 // The rows of the table, before anything ran: solution, bugs, starter, reference.
 std::vector<SourceCheck> sourceRows(const problem::ExerciseSpec& spec)
 {
-    std::vector<SourceCheck> rows;
-    SourceCheck solution;
-    solution.role = SourceRole::Solution;
-    solution.file = spec.solution;
-    solution.pointer = "/solution";
-    solution.expected = "pass";
-    rows.push_back(std::move(solution));
+    auto row = [](SourceRole role, std::string file, std::string pointer, std::string expected) {
+        SourceCheck r;
+        r.role = role;
+        r.file = std::move(file);
+        r.pointer = std::move(pointer);
+        r.expected = std::move(expected);
+        return r;
+    };
+    std::vector<SourceCheck> rows{row(SourceRole::Solution, spec.solution, "/solution", "pass")};
     for (std::size_t i = 0; i < spec.bugs.size(); ++i) {
-        SourceCheck bug;
-        bug.role = SourceRole::Bug;
-        bug.file = spec.bugs[i].file;
-        bug.pointer = "/bugs/" + std::to_string(i) + "/file";
+        SourceCheck bug = row(SourceRole::Bug, spec.bugs[i].file, "/bugs/" + std::to_string(i) + "/file",
+                              describeExpect(spec.bugs[i].expect));
         bug.title = spec.bugs[i].title;
         bug.bugIndex = static_cast<int>(i);
         bug.compileExpected = spec.bugs[i].expect.verdict != "compile_error";
-        bug.expected = describeExpect(spec.bugs[i].expect);
         rows.push_back(std::move(bug));
     }
-    SourceCheck starter;
-    starter.role = SourceRole::Starter;
-    starter.file = spec.starter;
-    starter.pointer = "/starter";
-    starter.expected = "fail or fault";
-    rows.push_back(std::move(starter));
-    SourceCheck reference;
-    reference.role = SourceRole::Reference;
-    reference.file = spec.reference.file;
-    reference.pointer = "/reference/file";
-    rows.push_back(std::move(reference));
+    rows.push_back(row(SourceRole::Starter, spec.starter, "/starter", "fail or fault"));
+    // The reference is the judge of every run: compiled, not run on its own.
+    rows.push_back(row(SourceRole::Reference, spec.reference.file, "/reference/file", ""));
     return rows;
 }
 

@@ -80,6 +80,15 @@ QString openShown(ExerciseEditor &editor, const QString &folder, const QTemporar
   return editor.load(copy, &error) ? copy : QString();
 }
 
+// Opens a fresh copy of the built-in vector-add exercise made in `tmp`; returns the copy (empty on failure).
+QString openVectorAdd(ExerciseEditor &editor, const QTemporaryDir &tmp)
+{
+  const QString copy =
+      copyFolder(apptest::realContentDir() + QStringLiteral("/02-vector-add/exercises/vector-add"), tmp.path());
+  QString error;
+  return editor.load(copy, &error) ? copy : QString();
+}
+
 void commitLine(QWidget *w, const QString &text)
 {
   auto *line = qobject_cast<QLineEdit *>(w);
@@ -145,11 +154,10 @@ private slots:
   void formAndCodeEditsShareOneUndoHistory()
   {
     QTemporaryDir tmp;
-    const QString copy = copyFolder(apptest::realContentDir() + QStringLiteral("/02-vector-add/exercises/vector-add"),
-                                    tmp.path());
     ExerciseEditor editor;
+    const QString copy = openVectorAdd(editor, tmp);
+    QVERIFY(!copy.isEmpty());
     QString error;
-    QVERIFY(editor.load(copy, &error));
     QSignalSpy modified(&editor, &ExerciseEditor::modifiedChanged);
 
     commitLine(editor.form()->fieldWidget(QStringLiteral("/title")), QStringLiteral("Vector add, edited"));
@@ -196,11 +204,10 @@ private slots:
   void aSpecErrorLandsOnItsField()
   {
     QTemporaryDir tmp;
-    const QString copy = copyFolder(apptest::realContentDir() + QStringLiteral("/02-vector-add/exercises/vector-add"),
-                                    tmp.path());
     ExerciseEditor editor;
+    const QString copy = openVectorAdd(editor, tmp);
+    QVERIFY(!copy.isEmpty());
     QString error;
-    QVERIFY(editor.load(copy, &error));
     QCOMPARE(editor.form()->messageAt(QStringLiteral("/params/2/role")), QString());
     editor.setSpecValue("/params/2/role", "output");
     QTRY_VERIFY(!editor.form()->messageAt(QStringLiteral("/params/2/role")).isEmpty());
