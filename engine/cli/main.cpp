@@ -2,7 +2,7 @@
 //   tkm-run run <exercise-dir> <kernel.cu> [--meta K=V …] [--json] [--timeout S] [--no-measure]
 //   tkm-run compile <exercise-dir> <kernel.cu> [--meta K=V …] [--arch sm_90] [--json]
 //   tkm-run devices [--json]
-//   tkm-run validate <pack-or-folder> [--no-compile] [--cc 90]
+//   tkm-run validate <pack-or-folder> [--no-gpu] [--json] [--strict] [--no-compile] [--cc 90] [--timeout S]
 //   tkm-run bench [--runs N] [--exercise DIR] [--kernel FILE] [--no-ncu]
 //   tkm-run --serve      worker: JSON lines on stdin/stdout (docs/run-report.md, "Worker protocol")
 //   tkm-run --probe      internal: one fault-diagnosis re-run (engine/runner/diagnose.h)

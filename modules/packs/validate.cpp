@@ -1,8 +1,7 @@
-// validatePackOrFolder: schema through tkm_course, sources through the engine's NVRTC compiler.
+// validatePackOrFolder: schema through tkm_course, each exercise through checkExercise (NVRTC, weak cases, GPU).
 #include "modules/packs/validate.h"
 
-#include "engine/compile/compiler.h"
-#include "engine/problem/instance.h"
+#include "modules/course/detail/json_file.h"
 
 #include <algorithm>
 #include <system_error>
@@ -20,28 +19,36 @@ Diagnostic error(const fs::path& file, std::string message, int line = 0, int co
     return {file, line, column, Severity::Error, std::move(message)};
 }
 
-// Compiles one source; returns whether it compiled and adds the compiler's errors when `expectOk`.
-bool compileOne(const compile::CompileRequest& request, const fs::path& file, bool expectOk,
-                std::vector<Diagnostic>& out)
+ExerciseCheckOptions checkOptions(const ValidateOptions& options, bool everything)
 {
-    auto result = compile::compileKernel(request);
-    if (!result) {
-        out.push_back(error(file, "NVRTC could not be used: " + result.error().message));
-        return false;
+    ExerciseCheckOptions o;
+    o.compile = options.compile;
+    o.computeCapability = options.computeCapability;
+    o.useCompileCache = options.useCompileCache;
+    o.weakCases = everything && options.weakCases;
+    o.gpu = everything ? options.gpu : nullptr;
+    return o;
+}
+
+void checkOne(const fs::path& folder, const ValidateOptions& options, ValidationResult& result)
+{
+    ExerciseCheckOptions o = checkOptions(options, true);
+    if (options.progress) {
+        const std::string name = folder.filename().string();
+        o.progress = [&options, name](const std::string& line) { options.progress(name + ": " + line); };
     }
-    if (!result->ok && expectOk) {
-        bool any = false;
-        for (const auto& d : result->diagnostics) {
-            if (d.severity == "error") {
-                out.push_back(error(file, "does not compile: " + d.message, d.line, d.column));
-                any = true;
-            }
-        }
-        if (!any) {
-            out.push_back(error(file, "does not compile (" + result->firstError() + "); see the compiler log."));
+    ExerciseCheck check = checkExercise(folder, o);
+    result.sourcesCompiled += appendCheckDiagnostics(check, result.diagnostics);
+    result.exercises.push_back(std::move(check));
+}
+
+void checkModuleExercises(const course::Module& module, const ValidateOptions& options, ValidationResult& result)
+{
+    for (const auto& activity : module.activities) {
+        if (const auto* exercise = activity.as<course::Exercise>()) {
+            checkOne(exercise->folder, options, result);
         }
     }
-    return result->ok;
 }
 
 void validateModuleFolder(const fs::path& folder, const ValidateOptions& options, ValidationResult& result)
@@ -51,13 +58,8 @@ void validateModuleFolder(const fs::path& folder, const ValidateOptions& options
     for (auto& d : loaded.diagnostics) {
         result.diagnostics.push_back(std::move(d));
     }
-    if (!loaded.module || !options.compile) {
-        return;
-    }
-    for (const auto& activity : loaded.module->activities) {
-        if (const auto* exercise = activity.as<course::Exercise>()) {
-            result.sourcesCompiled += compileExerciseSources(*exercise, options, result.diagnostics);
-        }
+    if (loaded.module) {
+        checkModuleExercises(*loaded.module, options, result);
     }
 }
 
@@ -79,13 +81,14 @@ void validateFolder(const fs::path& path, const ValidateOptions& options, Valida
         validateModuleFolder(path, options, result);
         return;
     }
+    if (fs::is_regular_file(path / "exercise.json", ec)) {
+        checkOne(path, options, result);
+        return;
+    }
     // A content root: course-level rules from validateTree, then each module for its sources.
     const auto tree = course::validateTree(path);
     for (const auto& d : tree) {
         result.diagnostics.push_back(d);
-    }
-    if (!options.compile) {
-        return;
     }
     std::vector<fs::path> modules;
     for (const auto& e : fs::directory_iterator(path, ec)) {
@@ -97,13 +100,8 @@ void validateFolder(const fs::path& path, const ValidateOptions& options, Valida
     for (const auto& m : modules) {
         auto loaded = course::loadModule(m);
         ++result.modules;
-        if (!loaded.module) {
-            continue; // its problems are already in `tree`
-        }
-        for (const auto& activity : loaded.module->activities) {
-            if (const auto* exercise = activity.as<course::Exercise>()) {
-                result.sourcesCompiled += compileExerciseSources(*exercise, options, result.diagnostics);
-            }
+        if (loaded.module) { // else its problems are already in `tree`
+            checkModuleExercises(*loaded.module, options, result);
         }
     }
 }
@@ -113,43 +111,51 @@ void validateFolder(const fs::path& path, const ValidateOptions& options, Valida
 int compileExerciseSources(const course::Exercise& exercise, const ValidateOptions& options,
                            std::vector<Diagnostic>& diagnostics)
 {
-    const auto& spec = *exercise.spec;
-    auto meta = problem::resolveMeta(spec);
-    if (!meta) {
-        diagnostics.push_back(error(exercise.folder / "exercise.json", meta.error().message));
+    return appendCheckDiagnostics(checkExerciseSpec(*exercise.spec, checkOptions(options, false)), diagnostics);
+}
+
+int appendCheckDiagnostics(const ExerciseCheck& check, std::vector<Diagnostic>& diagnostics)
+{
+    const fs::path specFile = check.folder / "exercise.json";
+    std::string text;
+    course::detail::readTextFile(specFile, text);
+    const course::detail::JsonPositionIndex index = check.specError.find("not valid JSON") == std::string::npos
+                                                        ? course::detail::JsonPositionIndex(text)
+                                                        : course::detail::JsonPositionIndex();
+    auto onSpec = [&](Severity severity, const std::string& pointer, const std::string& message) {
+        const auto pos = index.value(pointer);
+        diagnostics.push_back(
+            {specFile, pos.line, pos.column, severity, pointer == "/" ? message : pointer + ": " + message});
+    };
+    if (!check.specError.empty()) {
+        onSpec(Severity::Error, check.specErrorPointer, check.specError);
         return 0;
     }
     int compiled = 0;
-    auto learner = [&](const std::string& rel, bool expectOk) {
-        const fs::path file = spec.path(rel);
-        auto text = readFileText(file);
-        if (!text) {
-            diagnostics.push_back(error(file, text.error().message));
-            return false;
+    for (const SourceCheck& s : check.sources) {
+        const fs::path file = check.folder / s.file;
+        compiled += s.compileRan ? 1 : 0;
+        if (!s.compileProblem.empty()) {
+            bool located = false;
+            if (s.compileRan && !s.compiled) {
+                for (const auto& d : s.diagnostics) {
+                    if (d.severity == "error") {
+                        diagnostics.push_back(error(file, "does not compile: " + d.message, d.line, d.column));
+                        located = true;
+                    }
+                }
+            }
+            if (!located) {
+                diagnostics.push_back(error(file, s.compileProblem));
+            }
         }
-        auto request = compile::learnerRequest(spec, *meta, *text, fs::path(rel).filename().string(),
-                                               options.computeCapability);
-        request.useCache = options.useCompileCache;
-        ++compiled;
-        return compileOne(request, file, expectOk, diagnostics);
-    };
-    learner(spec.starter, true);
-    learner(spec.solution, true);
-    for (const auto& bug : spec.bugs) {
-        const bool expectCompileError = bug.expect.verdict == "compile_error";
-        const bool ok = learner(bug.file, !expectCompileError);
-        if (ok && expectCompileError) {
-            diagnostics.push_back(error(spec.path(bug.file), "is declared compile_error but compiles; make it fail to "
-                                                             "compile or change its expected verdict."));
+        if (!s.runProblem.empty()) {
+            diagnostics.push_back(
+                error(file, "on the GPU: expected " + s.expected + ", got " + s.got + ": " + s.runProblem));
         }
     }
-    auto ref = compile::referenceRequest(spec, options.computeCapability);
-    if (!ref) {
-        diagnostics.push_back(error(spec.path(spec.reference.file), ref.error().message));
-    } else {
-        ref->useCache = options.useCompileCache;
-        ++compiled;
-        compileOne(*ref, spec.path(spec.reference.file), true, diagnostics);
+    for (const SpecWarning& w : check.warnings) {
+        onSpec(Severity::Warning, w.pointer, w.message);
     }
     return compiled;
 }
@@ -182,16 +188,25 @@ ValidationResult validatePackOrFolder(const fs::path& path, const ValidateOption
                 d.file = path / rel;
             }
         }
+        for (auto& e : result.exercises) {
+            const auto rel = fs::relative(e.folder, temp, ec);
+            if (!ec && !rel.empty() && *rel.begin() != "..") {
+                e.folder = path / rel;
+            }
+        }
         fs::remove_all(temp, ec);
     } else if (fs::is_directory(path, ec)) {
         validateFolder(path, options, result);
     } else {
         result.diagnostics.push_back(error(path, "does not exist; give a .tkmpack file, a pack folder, a content "
-                                                 "folder or a module folder."));
+                                                 "folder, a module folder or an exercise folder."));
         result.exitCode = kValidateUnusable;
         return result;
     }
-    result.exitCode = course::hasErrors(result.diagnostics) ? kValidateFailed : kValidateOk;
+    const bool warned = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
+                                    [](const Diagnostic& d) { return d.severity == Severity::Warning; });
+    result.exitCode =
+        course::hasErrors(result.diagnostics) || (options.strict && warned) ? kValidateFailed : kValidateOk;
     return result;
 }
 

@@ -1,10 +1,12 @@
 // On a GPU (label gpu): every built-in exercise's solution passes every case, every bug variant gets the
 // diagnosis its exercise.json declares, and every starter runs to a fail/fault verdict without crashing the
-// worker. Jobs go through the engine's worker client (tkm-run --serve), as the app runs them.
+// worker. Jobs go through the engine's worker client (tkm-run --serve), as the app runs them; the expected-vs-got
+// rule is the one `tkm-run validate` uses (modules/packs/exercise_check.h).
 // Without a GPU: prints "SKIPPED: …" and exits 77.
 #include "engine/common/paths.h"
 #include "engine/problem/spec.h"
 #include "engine/worker/client.h"
+#include "modules/packs/exercise_check.h"
 #include "tests/content/content_files.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <memory>
 
 namespace {
@@ -35,21 +38,6 @@ fs::path workerPath()
     return !ec && fs::exists(sibling) ? sibling : fs::path();
 }
 
-// The bug entry's own "reset_to_zero", read from the raw exercise.json (overrides the spec's list).
-std::optional<std::vector<std::string>> bugResetToZero(const fs::path& folder, std::size_t bugIndex)
-{
-    std::ifstream in(folder / "exercise.json");
-    const nlohmann::json spec = nlohmann::json::parse(in, nullptr, false);
-    if (spec.is_discarded() || !spec.contains("bugs") || bugIndex >= spec["bugs"].size()) {
-        return std::nullopt;
-    }
-    const nlohmann::json& bug = spec["bugs"][bugIndex];
-    if (!bug.contains("reset_to_zero")) {
-        return std::nullopt;
-    }
-    return bug["reset_to_zero"].get<std::vector<std::string>>();
-}
-
 RunReport runSource(const fs::path& folder, const tkm::problem::ExerciseSpec& spec, const std::string& rel,
                     std::optional<std::vector<std::string>> resetToZero = std::nullopt)
 {
@@ -62,59 +50,6 @@ RunReport runSource(const fs::path& folder, const tkm::problem::ExerciseSpec& sp
     job.mode = tkm::runner::Mode::Run;
     job.resetToZero = std::move(resetToZero);
     return g_client->run(job).report;
-}
-
-// Why `report` does not match `expect`, or "" when it does (docs/exercise-spec.md, "bug").
-std::string mismatch(const tkm::problem::BugExpect& expect, const RunReport& report)
-{
-    if (report.verdict != expect.verdict) {
-        return "verdict " + report.verdict + " (" + report.summary + "), expected " + expect.verdict;
-    }
-    if (expect.verdict == "fault" && report.fault) {
-        if (!expect.fault.empty() && report.fault->kind != expect.fault) {
-            return "fault " + report.fault->kind + ", expected " + expect.fault;
-        }
-        if (!expect.buffer.empty() && report.fault->buffer != expect.buffer) {
-            return "fault in buffer " + report.fault->buffer + ", expected " + expect.buffer;
-        }
-    }
-    if (expect.verdict == "fail") {
-        const tkm::report::CaseInfo* first = nullptr;
-        for (const auto& c : report.cases) {
-            if (c.verdict == "fail") {
-                first = &c;
-                break;
-            }
-        }
-        if (!first) {
-            return "verdict fail but no failing case in the report";
-        }
-        if (!expect.caseName.empty() && first->name != expect.caseName) {
-            return "first failing case \"" + first->name + "\", expected \"" + expect.caseName + "\"";
-        }
-        if (!expect.reason.empty()) {
-            // One reason per case, by the engine's priority: unwritten > nan > mismatch (then nondeterministic).
-            std::string reason;
-            for (const char* candidate : {"unwritten", "nan", "mismatch"}) {
-                for (const auto& o : first->outputs) {
-                    const int64_t count = std::string(candidate) == "unwritten" ? o.unwritten
-                                          : std::string(candidate) == "nan"     ? o.nan
-                                                                                : o.mismatches;
-                    if (reason.empty() && count > 0) {
-                        reason = candidate;
-                    }
-                }
-            }
-            if (reason.empty() && first->nondeterministic.value_or(false)) {
-                reason = "nondeterministic";
-            }
-            if (reason != expect.reason) {
-                return "case \"" + first->name + "\" fails for the reason " + (reason.empty() ? "?" : reason) +
-                       ", expected " + expect.reason + ": " + first->message;
-            }
-        }
-    }
-    return {};
 }
 
 void record(const std::string& exercise, const std::string& source, const std::string& expected,
@@ -145,8 +80,8 @@ TEST(ContentGpu, SolutionsPassBugsGetTheirDiagnosisStartersDoNotCrash)
 
         for (std::size_t i = 0; i < spec->bugs.size(); ++i) {
             const auto& bug = spec->bugs[i];
-            const RunReport report = runSource(folder, *spec, bug.file, bugResetToZero(folder, i));
-            const std::string problem = mismatch(bug.expect, report);
+            const RunReport report = runSource(folder, *spec, bug.file, bug.resetToZero);
+            const std::string problem = tkm::packs::expectationMismatch(bug.expect, report);
             EXPECT_EQ(problem, "") << name << ": bug " << bug.file << " (" << bug.title << ")";
             std::string expected = bug.expect.verdict;
             if (!bug.expect.fault.empty()) {

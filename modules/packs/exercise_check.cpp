@@ -1,0 +1,412 @@
+// checkExercise: spec → NVRTC compiles → weak-case warnings → GPU verdicts through the worker client.
+#include "modules/packs/exercise_check.h"
+
+#include "engine/common/paths.h"
+#include "engine/problem/instance.h"
+#include "engine/worker/client.h"
+
+#include <algorithm>
+
+namespace tkm::packs {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string quoted(const std::string& s)
+{
+    return "\"" + s + "\"";
+}
+
+void say(const ExerciseCheckOptions& options, const std::string& line)
+{
+    if (options.progress) {
+        options.progress(line);
+    }
+}
+
+// The rows of the table, before anything ran: solution, bugs, starter, reference.
+std::vector<SourceCheck> sourceRows(const problem::ExerciseSpec& spec)
+{
+    auto row = [](SourceRole role, std::string file, std::string pointer, std::string expected) {
+        SourceCheck r;
+        r.role = role;
+        r.file = std::move(file);
+        r.pointer = std::move(pointer);
+        r.expected = std::move(expected);
+        return r;
+    };
+    std::vector<SourceCheck> rows{row(SourceRole::Solution, spec.solution, "/solution", "pass")};
+    for (std::size_t i = 0; i < spec.bugs.size(); ++i) {
+        SourceCheck bug = row(SourceRole::Bug, spec.bugs[i].file, "/bugs/" + std::to_string(i) + "/file",
+                              describeExpect(spec.bugs[i].expect));
+        bug.title = spec.bugs[i].title;
+        bug.bugIndex = static_cast<int>(i);
+        bug.compileExpected = spec.bugs[i].expect.verdict != "compile_error";
+        rows.push_back(std::move(bug));
+    }
+    rows.push_back(row(SourceRole::Starter, spec.starter, "/starter", "fail or fault"));
+    // The reference is the judge of every run: compiled, not run on its own.
+    rows.push_back(row(SourceRole::Reference, spec.reference.file, "/reference/file", ""));
+    return rows;
+}
+
+void compileRow(const problem::ExerciseSpec& spec, const problem::MetaValues& meta, const ExerciseCheckOptions& options,
+                SourceCheck& row)
+{
+    engine::Expected<compile::CompileRequest> request = engine::makeError(engine::ErrorKind::Internal, "");
+    if (row.role == SourceRole::Reference) {
+        request = compile::referenceRequest(spec, options.computeCapability);
+    } else {
+        auto text = engine::readTextFile(spec.path(row.file));
+        if (!text) {
+            row.compileProblem = text.error().message;
+            return;
+        }
+        request = compile::learnerRequest(spec, meta, std::move(*text), fs::path(row.file).filename().string(),
+                                          options.computeCapability);
+    }
+    if (!request) {
+        row.compileProblem = request.error().message;
+        return;
+    }
+    request->useCache = options.useCompileCache;
+    auto result = compile::compileKernel(*request);
+    row.compileRan = true;
+    if (!result) {
+        row.compileProblem = "NVRTC could not be used: " + result.error().message;
+        return;
+    }
+    row.compiled = result->ok;
+    for (const auto& d : result->diagnostics) {
+        if (d.severity == "error" || d.severity == "warning") {
+            row.diagnostics.push_back(d);
+        }
+    }
+    if (row.compiled && !row.compileExpected) {
+        row.compileProblem = "is declared compile_error but compiles; make it fail to compile or change its "
+                             "expected verdict.";
+    } else if (!row.compiled && row.compileExpected) {
+        const std::string first = result->firstError();
+        row.compileProblem =
+            "does not compile" + (first.empty() ? std::string(" (see the compiler log)") : ": " + first);
+    }
+}
+
+void runRow(const problem::ExerciseSpec& spec, worker::Client& client, SourceCheck& row)
+{
+    if (row.role == SourceRole::Reference) {
+        return;
+    }
+    if (row.compileRan && !row.compiled) {
+        // It cannot run; the compile column already says why (or it was meant not to compile).
+        row.verdict = "compile_error";
+        row.got = "compile_error";
+        if (row.role == SourceRole::Bug) {
+            row.runProblem = expectationMismatch(spec.bugs[static_cast<std::size_t>(row.bugIndex)].expect,
+                                                 report::RunReport{.verdict = "compile_error"});
+        }
+        return;
+    }
+    auto text = engine::readTextFile(spec.path(row.file));
+    if (!text) {
+        row.runProblem = text.error().message;
+        return;
+    }
+    runner::Job job;
+    job.exercise = spec.dir;
+    job.source = std::move(*text);
+    job.sourceName = fs::path(row.file).filename().string();
+    job.mode = runner::Mode::Run;
+    job.measure = false;
+    if (row.role == SourceRole::Bug) {
+        job.resetToZero = spec.bugs[static_cast<std::size_t>(row.bugIndex)].resetToZero;
+    }
+    const report::RunReport rep = client.run(job).report;
+    row.ran = true;
+    row.verdict = rep.verdict;
+    row.got = describeReport(rep);
+    row.summary = rep.summary;
+    for (const auto& c : rep.cases) {
+        for (const auto& o : c.outputs) {
+            row.maxAbsError = std::max(row.maxAbsError.value_or(0.0), o.maxAbsError);
+            row.maxRelError = std::max(row.maxRelError.value_or(0.0), o.maxRelError);
+        }
+    }
+    switch (row.role) {
+    case SourceRole::Solution:
+        if (rep.verdict != "pass") {
+            row.runProblem = "the solution must pass every case: " + rep.summary;
+        }
+        break;
+    case SourceRole::Starter:
+        if (rep.verdict != "fail" && rep.verdict != "fault") {
+            row.runProblem = rep.verdict == "pass"
+                                 ? std::string("the starter already passes every case: leave the learner work to do")
+                                 : "the starter should compile and fail without crashing: " + rep.summary;
+        }
+        break;
+    case SourceRole::Bug:
+        row.runProblem = expectationMismatch(spec.bugs[static_cast<std::size_t>(row.bugIndex)].expect, rep);
+        break;
+    case SourceRole::Reference:
+        break;
+    }
+}
+
+// The reason of a failing case by the engine's priority: unwritten > nan > mismatch > nondeterministic.
+std::string failReason(const report::CaseInfo& c)
+{
+    for (const char* candidate : {"unwritten", "nan", "mismatch"}) {
+        for (const auto& o : c.outputs) {
+            const std::string k = candidate;
+            const int64_t count = k == "unwritten" ? o.unwritten : k == "nan" ? o.nan : o.mismatches;
+            if (count > 0) {
+                return k;
+            }
+        }
+    }
+    return c.nondeterministic.value_or(false) ? "nondeterministic" : "";
+}
+
+const report::CaseInfo* firstFailing(const report::RunReport& r)
+{
+    for (const auto& c : r.cases) {
+        if (c.verdict == "fail") {
+            return &c;
+        }
+    }
+    return nullptr;
+}
+
+nlohmann::json diagnosticsJson(const std::vector<compile::Diagnostic>& ds)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& d : ds) {
+        out.push_back({{"file", d.file},
+                       {"line", d.line},
+                       {"column", d.column},
+                       {"severity", d.severity},
+                       {"message", d.message}});
+    }
+    return out;
+}
+
+} // namespace
+
+std::string sourceRoleName(SourceRole role)
+{
+    switch (role) {
+    case SourceRole::Solution:
+        return "solution";
+    case SourceRole::Bug:
+        return "bug";
+    case SourceRole::Starter:
+        return "starter";
+    case SourceRole::Reference:
+        return "reference";
+    }
+    return "unknown";
+}
+
+bool ExerciseCheck::ok() const
+{
+    return specError.empty() &&
+           std::all_of(sources.begin(), sources.end(), [](const SourceCheck& s) { return s.ok(); });
+}
+
+std::pair<std::string, std::string> splitSpecError(const std::string& message)
+{
+    std::string rest = message;
+    const std::string label = "exercise.json: ";
+    if (rest.rfind(label, 0) == 0) {
+        rest = rest.substr(label.size());
+    }
+    if (!rest.empty() && rest.front() == '/') {
+        const auto colon = rest.find(": ");
+        if (colon != std::string::npos) {
+            return {rest.substr(0, colon), rest.substr(colon + 2)};
+        }
+    }
+    return {"/", rest};
+}
+
+std::string describeExpect(const problem::BugExpect& e)
+{
+    std::string s = e.verdict;
+    if (e.verdict == "fault") {
+        s += e.fault.empty() ? "" : " " + e.fault;
+        s += e.buffer.empty() ? "" : " in " + e.buffer;
+    } else if (e.verdict == "fail") {
+        s += e.reason.empty() ? "" : " (" + e.reason + ")";
+        s += e.caseName.empty() ? "" : " in case " + quoted(e.caseName);
+    }
+    return s;
+}
+
+std::string describeReport(const report::RunReport& r)
+{
+    if (r.verdict == "fault" && r.fault) {
+        problem::BugExpect e{.verdict = "fault", .fault = r.fault->kind, .buffer = r.fault->buffer};
+        return describeExpect(e);
+    }
+    if (r.verdict == "fail") {
+        if (const report::CaseInfo* c = firstFailing(r)) {
+            problem::BugExpect e{.verdict = "fail", .caseName = c->name, .reason = failReason(*c)};
+            return describeExpect(e);
+        }
+    }
+    return r.verdict;
+}
+
+std::string expectationMismatch(const problem::BugExpect& expect, const report::RunReport& report)
+{
+    if (report.verdict != expect.verdict) {
+        return "verdict " + report.verdict + (report.summary.empty() ? "" : " (" + report.summary + ")") +
+               ", expected " + expect.verdict;
+    }
+    if (expect.verdict == "fault" && report.fault) {
+        if (!expect.fault.empty() && report.fault->kind != expect.fault) {
+            return "fault " + report.fault->kind + ", expected " + expect.fault;
+        }
+        if (!expect.buffer.empty() && report.fault->buffer != expect.buffer) {
+            return "fault in buffer " + report.fault->buffer + ", expected " + expect.buffer;
+        }
+    }
+    if (expect.verdict == "fail") {
+        const report::CaseInfo* first = firstFailing(report);
+        if (!first) {
+            return "verdict fail but no failing case in the report";
+        }
+        if (!expect.caseName.empty() && first->name != expect.caseName) {
+            return "first failing case " + quoted(first->name) + ", expected " + quoted(expect.caseName);
+        }
+        if (!expect.reason.empty()) {
+            const std::string reason = failReason(*first);
+            if (reason != expect.reason) {
+                return "case " + quoted(first->name) + " fails for the reason " + (reason.empty() ? "?" : reason) +
+                       ", expected " + expect.reason + ": " + first->message;
+            }
+        }
+    }
+    return {};
+}
+
+GpuStatus probeGpu(worker::Client& client)
+{
+    GpuStatus status;
+    const auto devices = client.devices();
+    if (!devices) {
+        status.reason = "the engine worker could not list devices: " + devices.error().message;
+        return status;
+    }
+    if (!devices->contains("devices") || (*devices)["devices"].empty()) {
+        const nlohmann::json error = devices->value("error", nlohmann::json::object());
+        status.reason = error.contains("message") ? error["message"].get<std::string>() : "no NVIDIA GPU found";
+        return status;
+    }
+    const nlohmann::json& d = (*devices)["devices"][0];
+    status.available = true;
+    status.device = d.value("name", std::string("GPU")) + " (cc " + d.value("cc", std::string("?")) + ")";
+    return status;
+}
+
+ExerciseCheck checkExerciseSpec(const problem::ExerciseSpec& spec, const ExerciseCheckOptions& options)
+{
+    ExerciseCheck check;
+    check.folder = spec.dir;
+    check.id = spec.id;
+    check.title = spec.title;
+    check.sources = sourceRows(spec);
+    if (options.compile) {
+        auto meta = problem::resolveMeta(spec);
+        if (!meta) {
+            check.specError = meta.error().message;
+            check.specErrorPointer = "/meta";
+            return check;
+        }
+        for (SourceCheck& row : check.sources) {
+            say(options, row.file + ": compiling");
+            compileRow(spec, *meta, options, row);
+        }
+    }
+    if (options.weakCases) {
+        check.warnings = weakCaseWarnings(spec);
+    }
+    if (options.gpu) {
+        for (SourceCheck& row : check.sources) {
+            if (row.role != SourceRole::Reference) {
+                say(options, row.file + ": running on the GPU");
+            }
+            runRow(spec, *options.gpu, row);
+            if (row.role == SourceRole::Bug && row.ran && row.verdict == "pass") {
+                check.warnings.push_back({WeakKind::BugPasses, "/bugs/" + std::to_string(row.bugIndex),
+                                          row.file + " (" + row.title +
+                                              ") passes every case: the cases do not catch it; add a case that "
+                                              "does (a ragged size, negative inputs, a tighter tolerance)."});
+            }
+        }
+        check.gpuRan = true;
+    }
+    return check;
+}
+
+ExerciseCheck checkExercise(const fs::path& folder, const ExerciseCheckOptions& options)
+{
+    auto spec = problem::loadSpec(folder);
+    if (!spec) {
+        ExerciseCheck check;
+        check.folder = folder;
+        std::tie(check.specErrorPointer, check.specError) = splitSpecError(spec.error().message);
+        return check;
+    }
+    return checkExerciseSpec(*spec, options);
+}
+
+nlohmann::json toJson(const ExerciseCheck& check)
+{
+    nlohmann::json j = {{"folder", check.folder.string()},
+                        {"id", check.id},
+                        {"title", check.title},
+                        {"ok", check.ok()},
+                        {"gpu_ran", check.gpuRan}};
+    if (!check.specError.empty()) {
+        j["spec_error"] = {{"pointer", check.specErrorPointer}, {"message", check.specError}};
+    }
+    j["sources"] = nlohmann::json::array();
+    for (const SourceCheck& s : check.sources) {
+        nlohmann::json row = {{"role", sourceRoleName(s.role)},
+                              {"file", s.file},
+                              {"pointer", s.pointer},
+                              {"compile",
+                               {{"ran", s.compileRan},
+                                {"ok", s.compiled},
+                                {"expected", s.compileExpected},
+                                {"diagnostics", diagnosticsJson(s.diagnostics)},
+                                {"problem", s.compileProblem}}},
+                              {"expected", s.expected},
+                              {"ran", s.ran},
+                              {"ok", s.ok()}};
+        if (!s.title.empty()) {
+            row["title"] = s.title;
+        }
+        if (s.ran || !s.verdict.empty()) {
+            row["verdict"] = s.verdict;
+            row["got"] = s.got;
+            row["summary"] = s.summary;
+            row["problem"] = s.runProblem;
+        }
+        if (s.maxAbsError) {
+            row["max_abs_error"] = *s.maxAbsError;
+            row["max_rel_error"] = s.maxRelError.value_or(0.0);
+        }
+        j["sources"].push_back(std::move(row));
+    }
+    j["warnings"] = nlohmann::json::array();
+    for (const SpecWarning& w : check.warnings) {
+        j["warnings"].push_back({{"kind", weakKindName(w.kind)}, {"pointer", w.pointer}, {"message", w.message}});
+    }
+    return j;
+}
+
+} // namespace tkm::packs
