@@ -1,4 +1,5 @@
 // Triton Kernel Mastery: the desktop app's entry point. Everything lives in tkm_gui (app/*).
+#include "app/instructor/instructormode.h"
 #include "app/shell/mainwindow.h"
 #include "app/shell/paths.h"
 
@@ -27,8 +28,12 @@ int main(int argc, char *argv[])
   tkm::app::MainWindow window;
   window.show();
   const QString root = parser.isSet(content) ? parser.value(content) : tkm::app::contentDir();
-  if (window.loadCourse(root))
+  // Instructor mode also makes the window load the course with the installed packs applied.
+  auto *instructor = new tkm::app::InstructorMode(&window, root);
+  if (window.loadCourse(root)) {
     window.openLastActivity();
+    instructor->restoreFromSettings();
+  }
   QTimer::singleShot(0, &window, &tkm::app::MainWindow::queryDevices);
   return QApplication::exec();
 }
