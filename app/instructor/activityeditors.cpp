@@ -262,10 +262,10 @@ void LessonEditor::insertCallout(const QString &kind)
 
 WalkthroughEditor::WalkthroughEditor(QWidget *parent) : ActivityEditor(parent)
 {
-  auto *layout = new QHBoxLayout(this);
+  auto *layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   m_list = new ItemListPanel(tr("pane"), this);
-  m_list->setMaximumWidth(200);
+  m_list->list()->setMaximumHeight(72);
   layout->addWidget(m_list);
   m_form = new QWidget(this);
   auto *form = new QFormLayout(m_form);

@@ -24,7 +24,8 @@ QTableWidget *makeTable(QWidget *parent, const QStringList &headers)
   auto *table = new QTableWidget(0, static_cast<int>(headers.size()), parent);
   table->setHorizontalHeaderLabels(headers);
   table->verticalHeader()->hide();
-  table->setWordWrap(true);
+  table->setWordWrap(false);
+  table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 10);
   table->setSelectionBehavior(QAbstractItemView::SelectRows);
   table->setSelectionMode(QAbstractItemView::SingleSelection);
   return table;
@@ -58,10 +59,10 @@ QString cellText(const QTableWidget *table, int row, int column)
 
 QuizEditor::QuizEditor(QWidget *parent) : ActivityEditor(parent)
 {
-  auto *layout = new QHBoxLayout(this);
+  auto *layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   m_list = new ItemListPanel(tr("question"), this);
-  m_list->setMaximumWidth(190);
+  m_list->list()->setMaximumHeight(96);
   layout->addWidget(m_list);
 
   m_form = new QWidget(this);
@@ -76,7 +77,7 @@ QuizEditor::QuizEditor(QWidget *parent) : ActivityEditor(parent)
   form->addRow(tr("Question"), m_prompt);
   m_multiple = new QCheckBox(tr("Several choices are right (check boxes)"), m_form);
   form->addRow(QString(), m_multiple);
-  m_choices = makeTable(m_form, {tr("Right"), tr("Choice (Markdown)"), tr("Explanation, shown after answering")});
+  m_choices = makeTable(m_form, {tr("Right"), tr("Choice (Markdown)"), tr("Explanation")});
   m_choices->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   m_choices->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
   m_choices->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
@@ -132,6 +133,13 @@ QuizEditor::QuizEditor(QWidget *parent) : ActivityEditor(parent)
   connect(m_choices, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
     if (loading() || m_current < 0)
       return;
+    if (item->column() == 0 && item->checkState() == Qt::Checked && !m_multiple->isChecked()) {
+      // One right answer: ticking a choice moves the tick (radio-button behaviour).
+      const QSignalBlocker block(m_choices);
+      for (int row = 0; row < m_choices->rowCount(); ++row)
+        if (row != item->row() && m_choices->item(row, 0))
+          m_choices->item(row, 0)->setCheckState(Qt::Unchecked);
+    }
     readChoices();
     notify(QStringLiteral("q%1/c%2/%3").arg(m_current).arg(item->row()).arg(item->column()),
            item->column() == 0 ? tr("Change the right answer") : tr("Edit a choice"));
@@ -231,8 +239,9 @@ void QuizEditor::refreshChoices()
     m_choices->setItem(row, 0, right);
     m_choices->setItem(row, 1, new QTableWidgetItem(qs(c.text)));
     m_choices->setItem(row, 2, new QTableWidgetItem(qs(c.explanation)));
+    m_choices->item(row, 1)->setToolTip(qs(c.text));
+    m_choices->item(row, 2)->setToolTip(tr("Shown after answering: %1").arg(qs(c.explanation)));
   }
-  m_choices->resizeRowsToContents();
 }
 
 void QuizEditor::readForm()
@@ -428,7 +437,6 @@ void DragMatchEditor::fillItems()
     m_items->setCellWidget(row, 2, target);
     m_items->setItem(row, 3, new QTableWidgetItem(qs(item.explanation)));
   }
-  m_items->resizeRowsToContents();
   if (current >= 0 && current < m_items->rowCount())
     m_items->selectRow(current);
 }

@@ -378,8 +378,9 @@ bool InstructorMode::save()
   std::vector<fs::path> now;
   for (const course::ModuleFile &f : course::moduleFiles(edited))
     now.push_back(f.relative);
-  for (const course::Activity &a : saved.activities) {
-    const fs::path rel = course::activityRelativePath(saved, a);
+  for (std::size_t i = 0; i < saved.activities.size(); ++i) {
+    const course::Activity &a = saved.activities[i];
+    const fs::path rel = course::activityRelativePath(saved, i);
     if (a.kind != course::ActivityKind::Exercise && std::find(now.begin(), now.end(), rel) == now.end()) {
       std::error_code ec;
       fs::remove(dest / rel, ec);

@@ -138,6 +138,7 @@ InstructorPage::InstructorPage(QWidget *parent) : QWidget(parent)
   auto *scroll = new QScrollArea(editorColumn);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the forms follow the column's width
   m_editorHost = new QWidget(scroll);
   auto *hostLayout = new QVBoxLayout(m_editorHost);
   hostLayout->setContentsMargins(0, 0, 0, 0);
@@ -166,7 +167,7 @@ InstructorPage::InstructorPage(QWidget *parent) : QWidget(parent)
   splitter->setStretchFactor(0, 0);
   splitter->setStretchFactor(1, 3);
   splitter->setStretchFactor(2, 2);
-  splitter->setSizes({260, 620, 460});
+  splitter->setSizes({230, 560, 380});
 
   m_problemList = new QListWidget(this);
   m_problemList->setObjectName(QStringLiteral("problems"));
@@ -282,6 +283,7 @@ void InstructorPage::loadModuleFields()
   const QSignalBlocker b(m_summary);
   m_id->setText(qs(m_module.id));
   m_title->setText(qs(m_module.title));
+  m_title->setCursorPosition(0);
   m_summary->setPlainText(qs(m_module.summary));
   m_order->setValue(m_module.order);
   m_minutes->setValue(m_module.estimatedMinutes);
@@ -339,6 +341,7 @@ void InstructorPage::showEditor()
   m_loadingFields = true;
   m_activityId->setText(qs(a.id));
   m_activityTitle->setText(qs(a.title));
+  m_activityTitle->setCursorPosition(0);
   m_loadingFields = false;
   m_activityTitle->setEnabled(a.kind != course::ActivityKind::Exercise);
   m_activityTitle->setToolTip(a.kind == course::ActivityKind::Exercise ? tr("An exercise's title is its spec's title.")
@@ -497,7 +500,9 @@ const QList<FieldProblem> &InstructorPage::validateNow()
     for (const course::Diagnostic &d : loaded.diagnostics) {
       FieldProblem p;
       p.message = qs(d.message);
-      p.location = qs(d.format(folder));
+      p.location = qs(d.file.lexically_relative(folder).generic_string());
+      if (d.line > 0)
+        p.location += QStringLiteral(":%1").arg(d.line) + (d.column > 0 ? QStringLiteral(":%1").arg(d.column) : QString());
       p.error = d.severity == course::Severity::Error;
       p.activity = -2;
       const fs::path rel = d.file.lexically_relative(folder);
@@ -520,7 +525,7 @@ const QList<FieldProblem> &InstructorPage::validateNow()
       if (p.activity == -2) { // a file of an exercise folder: it belongs to that exercise's activity
         for (int i = 0; i < static_cast<int>(m_module.activities.size()); ++i) {
           const auto &a = m_module.activities[i];
-          const fs::path exerciseRel = course::activityRelativePath(m_module, a);
+          const fs::path exerciseRel = course::activityRelativePath(m_module, static_cast<std::size_t>(i));
           if (a.kind == course::ActivityKind::Exercise && rel.string().rfind(exerciseRel.string(), 0) == 0)
             p.activity = i;
         }
@@ -528,9 +533,15 @@ const QList<FieldProblem> &InstructorPage::validateNow()
       m_problems.append(p);
     }
     if (loaded.module) {
-      // Exercise titles and specs come from their folders: keep them in step (not an edit of its own).
+      // Exercise titles and specs come from their folders, a lesson's callouts from its Markdown: keep them in
+      // step (not an edit of its own).
       for (std::size_t i = 0; i < m_module.activities.size() && i < loaded.module->activities.size(); ++i) {
         course::Activity &a = m_module.activities[i];
+        const course::Lesson *parsed = loaded.module->activities[i].as<course::Lesson>();
+        if (auto *lesson = std::get_if<course::Lesson>(&a.payload); lesson && parsed) {
+          lesson->callouts = parsed->callouts;
+          lesson->bodyFirstLine = parsed->bodyFirstLine;
+        }
         if (a.kind == course::ActivityKind::Exercise && loaded.module->activities[i].kind == a.kind) {
           a.title = loaded.module->activities[i].title;
           a.payload = loaded.module->activities[i].payload;
@@ -549,7 +560,7 @@ const QList<FieldProblem> &InstructorPage::validateNow()
   for (const FieldProblem &p : m_problems) {
     auto *item = new QListWidgetItem(
         style()->standardIcon(p.error ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning),
-        QStringLiteral("%1 — %2").arg(p.message, p.location), m_problemList);
+        QStringLiteral("%1: %2").arg(p.location, p.message), m_problemList);
     item->setToolTip(p.location);
   }
   m_problemList->setVisible(!m_problems.isEmpty());

@@ -228,9 +228,9 @@ StepThroughEditor::StepThroughEditor(QWidget *parent) : ActivityEditor(parent)
   top->addRow(QString(), m_fieldsHint);
   layout->addLayout(top);
 
-  auto *row = new QHBoxLayout;
+  auto *row = new QVBoxLayout;
   m_list = new ItemListPanel(tr("step"), this);
-  m_list->setMaximumWidth(190);
+  m_list->list()->setMaximumHeight(96);
   row->addWidget(m_list);
   m_form = new QWidget(this);
   auto *form = new QFormLayout(m_form);

@@ -203,7 +203,8 @@ std::string moduleJsonText(const Module& module)
         Json entry;
         entry["id"] = a.id;
         entry["kind"] = std::string(activityKindName(a.kind));
-        entry[a.kind == ActivityKind::Exercise ? "folder" : "file"] = activityRelativePath(module, a).generic_string();
+        entry[a.kind == ActivityKind::Exercise ? "folder" : "file"] =
+            activityRelativePath(module, static_cast<std::size_t>(&a - module.activities.data())).generic_string();
         activities.push_back(std::move(entry));
     }
     doc["activities"] = std::move(activities);
@@ -232,19 +233,38 @@ engine::Status writeText(const fs::path& file, const std::string& text)
 
 } // namespace
 
-fs::path activityRelativePath(const Module& module, const Activity& activity)
+fs::path activityRelativePath(const Module& module, std::size_t index)
 {
+    const Activity& activity = module.activities.at(index);
     fs::path rel = insidePath(module.folder, activity.source);
     if (!rel.empty()) {
         return rel;
     }
-    switch (activity.kind) {
-    case ActivityKind::Lesson:
-        return fs::path("lessons") / (activity.id + ".md");
-    case ActivityKind::Exercise:
-        return fs::path("exercises") / activity.id;
-    default:
-        return fs::path("activities") / (activity.id + ".json");
+    const std::string dir = activity.kind == ActivityKind::Lesson     ? "lessons"
+                            : activity.kind == ActivityKind::Exercise ? "exercises"
+                                                                      : "activities";
+    const std::string ext = activity.kind == ActivityKind::Lesson     ? ".md"
+                            : activity.kind == ActivityKind::Exercise ? ""
+                                                                      : ".json";
+    // A new activity must not take the file of another one (e.g. a second quiz beside "activities/quiz.json").
+    auto taken = [&](const fs::path& candidate) {
+        for (std::size_t i = 0; i < module.activities.size(); ++i) {
+            if (i == index) {
+                continue;
+            }
+            const fs::path other = insidePath(module.folder, module.activities[i].source);
+            if (other == candidate || (other.empty() && i < index && activityRelativePath(module, i) == candidate)) {
+                return true;
+            }
+        }
+        return false;
+    };
+    for (int n = 1;; ++n) {
+        const fs::path candidate =
+            fs::path(dir) / (activity.id + (n == 1 ? std::string() : "-" + std::to_string(n)) + ext);
+        if (!taken(candidate)) {
+            return candidate;
+        }
     }
 }
 
@@ -255,7 +275,7 @@ std::vector<ModuleFile> moduleFiles(const Module& module)
     for (std::size_t i = 0; i < module.activities.size(); ++i) {
         const Activity& a = module.activities[i];
         if (a.kind != ActivityKind::Exercise) {
-            files.push_back({activityRelativePath(module, a), activityText(module, a), static_cast<int>(i)});
+            files.push_back({activityRelativePath(module, i), activityText(module, a), static_cast<int>(i)});
         }
     }
     return files;
@@ -288,10 +308,11 @@ engine::Status writeModule(const Module& module, const fs::path& destFolder)
         }
         return {};
     };
-    for (const Activity& a : module.activities) {
+    for (std::size_t i = 0; i < module.activities.size(); ++i) {
+        const Activity& a = module.activities[i];
         engine::Status status;
         if (const Exercise* exercise = a.as<Exercise>()) {
-            status = copyInto(exercise->folder.empty() ? a.source : exercise->folder, activityRelativePath(module, a));
+            status = copyInto(exercise->folder.empty() ? a.source : exercise->folder, activityRelativePath(module, i));
         } else if (const SpotTheBug* s = a.as<SpotTheBug>(); s && s->run) {
             status = copyInto(s->run->exerciseFolder, insidePath(module.folder, s->run->exerciseFolder));
             if (status) {

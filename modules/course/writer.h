@@ -25,9 +25,10 @@ struct ModuleFile
     int activity = -1;              ///< index into Module::activities; -1 for module.json
 };
 
-/// The relative path an activity is written to: its `source` relative to `module.folder` when it lies inside,
-/// else `lessons/<id>.md` (lesson), `activities/<id>.json` (other kinds) or `exercises/<id>` (exercise folder).
-std::filesystem::path activityRelativePath(const Module& module, const Activity& activity);
+/// The relative path activity `index` [0-based] is written to: its `source` relative to `module.folder` when it
+/// lies inside, else `lessons/<id>.md` (lesson), `activities/<id>.json` (other kinds) or `exercises/<id>` (exercise
+/// folder), with "-2", "-3", … added when another activity of the module already uses that path.
+std::filesystem::path activityRelativePath(const Module& module, std::size_t index);
 
 /// module.json plus one file per non-exercise activity, in activity order. Never fails: it writes what the model
 /// holds; whether that is valid content is for the loader to say.
@@ -41,7 +42,8 @@ engine::Status writeModule(const Module& module, const std::filesystem::path& de
 
 /// The first difference in content between two modules, as a short phrase ("activity \"q\": question 2, choice 1:
 /// explanation differs"); "" when they hold the same content. Compares every field the writer writes and ignores
-/// paths (Module::folder, Activity::source, listings' files) and Markdown line numbers. For exercises, compares
+/// paths (Module::folder, Activity::source, listings' files), Markdown line numbers and the callout list (parsed
+/// from the Markdown, which is compared). For exercises, compares
 /// the spec id, title, prompt, starter, solution and hints.
 std::string contentDifference(const Module& a, const Module& b);
 

@@ -82,6 +82,16 @@ int moduleIndex(const app::MainWindow &window, const std::string &id)
   return -1;
 }
 
+// {module, activity} of the first activity of `kind` in the course, or {-1, -1}.
+QPair<int, int> firstOfKind(const course::Course &c, course::ActivityKind kind)
+{
+  for (int m = 0; m < static_cast<int>(c.modules.size()); ++m)
+    for (int a = 0; a < static_cast<int>(c.modules[m].activities.size()); ++a)
+      if (c.modules[m].activities[a].kind == kind)
+        return {m, a};
+  return {-1, -1};
+}
+
 // The first exercise folder of the built-in course.
 QString someExerciseFolder(const course::Course &c)
 {
@@ -163,7 +173,7 @@ void TestInstructor::everyKindSavesReloadsExportsAndImports()
   QVERIFY(!exercise.isEmpty());
   const int builtinModules = static_cast<int>(a.window.course()->modules.size());
 
-  QVERIFY2(a.mode->createModule(QStringLiteral("my-kernels"), QStringLiteral("My kernels")), qPrintable(a.messages.join('\n')));
+  QVERIFY2(a.mode->createModule(QStringLiteral("my-kernels"), QStringLiteral("My kernels")), qPrintable(a.messages.join(QLatin1Char('\n'))));
   QVERIFY(a.mode->isActive());
   app::InstructorPage *page = a.page();
   QCOMPARE(page->module().id, std::string("my-kernels"));
@@ -214,7 +224,7 @@ void TestInstructor::everyKindSavesReloadsExportsAndImports()
   QVERIFY(page->isModified());
   QVERIFY(page->preview());
   const course::Module edited = page->module();
-  QVERIFY2(a.mode->save(), qPrintable(a.messages.join('\n')));
+  QVERIFY2(a.mode->save(), qPrintable(a.messages.join(QLatin1Char('\n'))));
   QVERIFY(!page->isModified());
 
   // Reload from disk: identical content, every kind present.
@@ -232,11 +242,11 @@ void TestInstructor::everyKindSavesReloadsExportsAndImports()
 
   // Export, import into a fresh profile, find it identical; a learner can take it.
   const QString file = out.filePath(QStringLiteral("my-modules.tkmpack"));
-  QVERIFY2(a.mode->exportPack(QString::fromLatin1(app::InstructorMode::kUserPackId), file), qPrintable(a.messages.join('\n')));
+  QVERIFY2(a.mode->exportPack(QString::fromLatin1(app::InstructorMode::kUserPackId), file), qPrintable(a.messages.join(QLatin1Char('\n'))));
   Session b(profileB.path());
   QVERIFY(b.window.loadCourse(Session::root()));
   QVERIFY(!findModule(b.window, "my-kernels"));
-  QVERIFY2(b.mode->importPack(file), qPrintable(b.messages.join('\n')));
+  QVERIFY2(b.mode->importPack(file), qPrintable(b.messages.join(QLatin1Char('\n'))));
   const course::Module *imported = findModule(b.window, "my-kernels");
   QVERIFY(imported);
   QCOMPARE(QString::fromStdString(course::contentDifference(*reloaded.module, *imported)), QString());
@@ -260,7 +270,7 @@ void TestInstructor::builtinModuleEditedAndRestored()
   QVERIFY(s.mode->originOf(QString::fromStdString(original.id)).packId.empty());
   s.page()->moduleTitleEdit()->setText(QStringLiteral("Edited title"));
   QVERIFY(s.page()->isModified());
-  QVERIFY2(s.mode->save(), qPrintable(s.messages.join('\n')));
+  QVERIFY2(s.mode->save(), qPrintable(s.messages.join(QLatin1Char('\n'))));
 
   QCOMPARE(s.window.course()->modules.front().title, std::string("Edited title"));
   const packs::ModuleOrigin origin = s.mode->originOf(QString::fromStdString(original.id));
@@ -285,14 +295,7 @@ void TestInstructor::editExerciseUsesThePackCopy()
   Session s(profile.path());
   QVERIFY(s.window.loadCourse(Session::root()));
   s.mode->setActive(true);
-  int module = -1, activity = -1;
-  for (int m = 0; module < 0 && m < static_cast<int>(s.window.course()->modules.size()); ++m)
-    for (int a = 0; a < static_cast<int>(s.window.course()->modules[m].activities.size()); ++a)
-      if (s.window.course()->modules[m].activities[a].kind == course::ActivityKind::Exercise) {
-        module = m;
-        activity = a;
-        break;
-      }
+  const auto [module, activity] = firstOfKind(*s.window.course(), course::ActivityKind::Exercise);
   QVERIFY(module >= 0);
   emit s.window.navigator()->activityChosen(module, activity);
   QVERIFY(qobject_cast<app::ExerciseActivityEditor *>(s.page()->editor()));
@@ -399,20 +402,22 @@ void TestInstructor::validationErrorsOnTheirFields()
   auto *quiz = qobject_cast<app::QuizEditor *>(page->editor());
   QVERIFY(quiz);
   quiz->choices()->item(1, 2)->setText(QString()); // an explanation is required
-  page->moduleTitleEdit()->setText(QString());    // so is a title
-
-  const auto &problems = page->validateNow();
+  const auto hasProblem = [&](int activity, const QString &pointer) {
+    for (const auto &p : page->validateNow())
+      if (p.activity == activity && p.pointer == pointer)
+        return true;
+    return false;
+  };
+  QVERIFY2(hasProblem(page->currentActivity(), QStringLiteral("/questions/0/choices/1/explanation")),
+           qPrintable(problemsText(page->problems())));
   QVERIFY(page->hasErrors());
-  bool onChoice = false, onTitle = false;
-  for (const auto &p : problems) {
-    onChoice |= p.pointer == QLatin1String("/questions/0/choices/1/explanation");
-    onTitle |= p.activity == -1 && p.pointer == QLatin1String("/title");
-  }
-  QVERIFY2(onChoice && onTitle, qPrintable(problemsText(problems)));
   QVERIFY(quiz->choices()->property("tkmError").toBool());
   QVERIFY(!quiz->choices()->toolTip().isEmpty());
-  QVERIFY(page->moduleTitleEdit()->property("tkmError").toBool());
   QVERIFY(!quiz->promptEdit()->property("tkmError").toBool());
+
+  page->moduleTitleEdit()->setText(QString()); // a module needs a title
+  QVERIFY2(hasProblem(-1, QStringLiteral("/title")), qPrintable(problemsText(page->problems())));
+  QVERIFY(page->moduleTitleEdit()->property("tkmError").toBool());
 
   // Saving is refused with a message; nothing is written.
   QVERIFY(!s.mode->save());
@@ -420,10 +425,13 @@ void TestInstructor::validationErrorsOnTheirFields()
   QVERIFY(!QDir(profile.path() + QStringLiteral("/packs")).exists());
   QVERIFY(page->isModified());
 
-  // Fixing the field clears its mark.
+  // Fixing the fields clears their marks.
+  page->moduleTitleEdit()->setText(QStringLiteral("A title"));
   quiz->choices()->item(1, 2)->setText(QStringLiteral("Because."));
   page->validateNow();
+  QVERIFY2(!page->hasErrors(), qPrintable(problemsText(page->problems())));
   QVERIFY(!quiz->choices()->property("tkmError").toBool());
+  QVERIFY(!page->moduleTitleEdit()->property("tkmError").toBool());
 }
 
 void TestInstructor::maliciousPacksAreRefused_data()
@@ -483,14 +491,12 @@ void TestInstructor::screenshots()
   s.mode->setActive(true);
   app::InstructorPage *page = s.page();
   auto show = [&](course::ActivityKind kind) {
-    for (int m = 0; m < static_cast<int>(s.window.course()->modules.size()); ++m)
-      for (int a = 0; a < static_cast<int>(s.window.course()->modules[m].activities.size()); ++a)
-        if (s.window.course()->modules[m].activities[a].kind == kind) {
-          emit s.window.navigator()->activityChosen(m, a);
-          page->validateNow();
-          return true;
-        }
-    return false;
+    const auto [m, a] = firstOfKind(*s.window.course(), kind);
+    if (m < 0)
+      return false;
+    emit s.window.navigator()->activityChosen(m, a);
+    page->validateNow();
+    return true;
   };
   QVERIFY(show(course::ActivityKind::Quiz));
   save(&s.window, QStringLiteral("instructor-quiz"));

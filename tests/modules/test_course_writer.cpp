@@ -96,7 +96,8 @@ TEST(CourseWriter, DetectsADifference)
     FAIL() << "the first built-in module has no quiz";
 }
 
-TEST(CourseWriter, NewActivitiesGetDefaultFiles)
+// A module with one quiz ("check", one question) whose second choice has `explanation`.
+static Module quizModule(const std::string& explanation)
 {
     Module m;
     m.id = "new-module";
@@ -104,12 +105,6 @@ TEST(CourseWriter, NewActivitiesGetDefaultFiles)
     m.summary = "A module made in the app.";
     m.order = 1;
     m.estimatedMinutes = 10;
-    Activity lesson;
-    lesson.id = "intro";
-    lesson.kind = ActivityKind::Lesson;
-    lesson.title = "\"Quoted\" title";
-    lesson.payload = Lesson{"\"Quoted\" title", 5, "# Intro\n\nText.\n", 1, {}};
-    m.activities.push_back(lesson);
     Activity quiz;
     quiz.id = "check";
     quiz.kind = ActivityKind::Quiz;
@@ -117,9 +112,21 @@ TEST(CourseWriter, NewActivitiesGetDefaultFiles)
     Question q;
     q.id = "q1";
     q.prompt = "Which?";
-    q.choices = {{"A", true, "Because."}, {"B", false, "No."}};
+    q.choices = {{"A", true, "Because."}, {"B", false, explanation}};
     quiz.payload = Quiz{{q}};
     m.activities.push_back(quiz);
+    return m;
+}
+
+TEST(CourseWriter, NewActivitiesGetDefaultFiles)
+{
+    Module m = quizModule("No.");
+    Activity lesson;
+    lesson.id = "intro";
+    lesson.kind = ActivityKind::Lesson;
+    lesson.title = "\"Quoted\" title";
+    lesson.payload = Lesson{"\"Quoted\" title", 5, "# Intro\n\nText.\n", 1, {}};
+    m.activities.insert(m.activities.begin(), lesson);
 
     TempDir dir;
     ASSERT_TRUE(writeModule(m, dir.path()));
@@ -132,22 +139,7 @@ TEST(CourseWriter, NewActivitiesGetDefaultFiles)
 
 TEST(CourseWriter, DiagnosticsMapToJsonPointers)
 {
-    Module m;
-    m.id = "bad-quiz";
-    m.title = "Bad quiz";
-    m.summary = "s";
-    m.order = 1;
-    m.estimatedMinutes = 5;
-    Activity quiz;
-    quiz.id = "check";
-    quiz.kind = ActivityKind::Quiz;
-    quiz.title = "Check";
-    Question q;
-    q.id = "q1";
-    q.prompt = "Which?";
-    q.choices = {{"A", true, "Because."}, {"B", false, ""}};
-    quiz.payload = Quiz{{q}};
-    m.activities.push_back(quiz);
+    const Module m = quizModule("");
 
     TempDir dir;
     ASSERT_TRUE(writeModule(m, dir.path()));
@@ -160,4 +152,21 @@ TEST(CourseWriter, DiagnosticsMapToJsonPointers)
     EXPECT_EQ(jsonPointerAt(text, d.line, d.column), "/questions/0/choices/1/explanation") << d.format();
     EXPECT_EQ(jsonPointerAt(text, 1, 1), "");
     EXPECT_EQ(jsonPointerAt("not json", 1, 1), "");
+}
+
+TEST(CourseWriter, NewActivityDoesNotTakeAnotherActivitysFile)
+{
+    Module m = quizModule("No.");
+    m.folder = "/course/01-x";
+    m.activities[0].id = "a";
+    m.activities[0].source = "/course/01-x/activities/b.json"; // loaded from the file a new "b" would get
+    Activity b = m.activities[0];
+    b.id = "b";
+    b.source.clear();
+    m.activities.push_back(b);
+    EXPECT_EQ(activityRelativePath(m, 0), fs::path("activities/b.json"));
+    EXPECT_EQ(activityRelativePath(m, 1), fs::path("activities/b-2.json"));
+    const std::vector<ModuleFile> files = moduleFiles(m);
+    ASSERT_EQ(files.size(), 3u);
+    EXPECT_NE(files[1].relative, files[2].relative);
 }
