@@ -83,6 +83,16 @@ void ItemListPanel::setLabel(int row, const QString &label)
 int ItemListPanel::currentRow() const { return m_list->currentRow(); }
 void ItemListPanel::setCurrentRow(int row) { m_list->setCurrentRow(row); }
 
+bool ItemListPanel::holds(const QStringList &tokens, bool reveal)
+{
+  if (tokens.size() < 2)
+    return false;
+  const int row = tokens[1].toInt();
+  if (reveal && row != currentRow())
+    setCurrentRow(row);
+  return row == currentRow();
+}
+
 void ItemListPanel::updateButtons()
 {
   const int row = m_list->currentRow();
@@ -400,12 +410,7 @@ QWidget *WalkthroughEditor::fieldWidget(const QString &pointer, bool reveal)
   const QStringList t = pointerTokens(pointer);
   if (t.value(0) != QLatin1String("panes"))
     return nullptr;
-  if (t.size() < 2)
-    return m_list->list();
-  const int pane = t[1].toInt();
-  if (reveal && pane != m_current)
-    m_list->setCurrentRow(pane);
-  if (pane != m_current)
+  if (!m_list->holds(t, reveal))
     return m_list->list();
   const QString field = t.value(2);
   if (field == QLatin1String("label"))

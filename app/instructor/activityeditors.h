@@ -37,6 +37,9 @@ public:
   void setCurrentRow(int row);
   /// The list widget.
   QListWidget *list() const { return m_list; }
+  /// Whether the item that pointer `tokens` ({"questions", "2", …}) names is the selected row; with `reveal`,
+  /// selects it first.
+  bool holds(const QStringList &tokens, bool reveal);
 
 signals:
   /// Add was pressed.

@@ -275,12 +275,7 @@ QWidget *QuizEditor::fieldWidget(const QString &pointer, bool reveal)
   const QStringList t = pointerTokens(pointer);
   if (t.value(0) != QLatin1String("questions"))
     return nullptr;
-  if (t.size() < 2)
-    return m_list->list();
-  const int question = t[1].toInt();
-  if (reveal && question != m_current)
-    m_list->setCurrentRow(question);
-  if (question != m_current)
+  if (!m_list->holds(t, reveal))
     return m_list->list();
   const QString field = t.value(2);
   if (field == QLatin1String("choices")) {

@@ -356,12 +356,7 @@ QWidget *StepThroughEditor::fieldWidget(const QString &pointer, bool reveal)
     return m_params;
   if (t.value(0) != QLatin1String("steps"))
     return nullptr;
-  if (t.size() < 2)
-    return m_list->list();
-  const int step = t[1].toInt();
-  if (reveal && step != m_current)
-    m_list->setCurrentRow(step);
-  if (step != m_current)
+  if (!m_list->holds(t, reveal))
     return m_list->list();
   if (t.value(2) == QLatin1String("title"))
     return m_title;
