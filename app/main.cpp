@@ -1,4 +1,6 @@
 // Triton Kernel Mastery: the desktop app's entry point. Everything lives in tkm_gui (app/*).
+#include "app/instructor/exercisewindow.h"
+#include "app/instructor/instructormode.h"
 #include "app/progress/progresscontroller.h"
 #include "app/progress/reportexporter.h"
 #include "app/shell/mainwindow.h"
@@ -88,10 +90,15 @@ int main(int argc, char *argv[])
 
   tkm::app::MainWindow window;
   window.show();
+  // Instructor mode also makes the window load the course with the installed packs applied.
+  auto *instructor = new tkm::app::InstructorMode(&window, root);
+  tkm::app::connectExerciseWindows(instructor, &window);
   const bool loaded = window.loadCourse(root);
   auto *progress = new tkm::app::ProgressController(&window, parser.value(db));
-  if (loaded)
+  if (loaded) {
     progress->resume();
+    instructor->restoreFromSettings();
+  }
   progress->showOpenNotice();
   QTimer::singleShot(0, &window, &tkm::app::MainWindow::queryDevices);
   return QApplication::exec();

@@ -187,10 +187,16 @@ void MainWindow::updateActions()
 
 bool MainWindow::loadCourse(const QString &contentRoot)
 {
-  course::CourseLoadResult result = course::loadCourse(contentRoot.toStdString());
+  course::CourseLoadResult result = m_loader ? m_loader(contentRoot) : course::loadCourse(contentRoot.toStdString());
   if (!result.course) {
     showCourseErrors(result.diagnostics, contentRoot);
     return false;
+  }
+  if (m_view) { // a reload: the open view points into the old course
+    m_view->saveWork();
+    delete m_view;
+    m_view = nullptr;
+    m_message->show();
   }
   m_course = std::make_unique<course::Course>(std::move(*result.course));
   m_navigator->setCourse(m_course.get(), m_states);
@@ -336,6 +342,11 @@ bool MainWindow::showPage(const QString &id)
     return false;
   m_centre->setCurrentWidget(page);
   return true;
+}
+
+void MainWindow::setCourseLoader(std::function<course::CourseLoadResult(const QString &)> loader)
+{
+  m_loader = std::move(loader);
 }
 
 void MainWindow::setConfirmHandler(std::function<bool(const QString &)> handler) { m_confirm = std::move(handler); }

@@ -21,6 +21,7 @@ class QStackedWidget;
 
 namespace tkm::course {
 struct Course;
+struct CourseLoadResult;
 struct Diagnostic;
 } // namespace tkm::course
 
@@ -85,6 +86,9 @@ public:
   void addPage(const QString &id, const QString &title, QWidget *page);
   /// Shows a page added with addPage; false for an unknown id.
   bool showPage(const QString &id);
+  /// Replaces how loadCourse reads a content root (e.g. the built-in course with instructor packs applied,
+  /// app/instructor); by default course::loadCourse.
+  void setCourseLoader(std::function<course::CourseLoadResult(const QString &contentRoot)> loader);
   /// Answers every confirmation question (tests); by default a message box asks.
   void setConfirmHandler(std::function<bool(const QString &)> handler);
   /// Asks `question` through the confirm handler; true when confirmed.
@@ -125,6 +129,7 @@ private:
   QAction *m_next = nullptr;
   QAction *m_previous = nullptr;
   std::function<bool(const QString &)> m_confirm;
+  std::function<course::CourseLoadResult(const QString &)> m_loader;
 };
 
 } // namespace tkm::app

@@ -204,6 +204,30 @@ TextPosition JsonPositionIndex::key(const std::string& pointer) const
     return value(pointer);
 }
 
+std::string JsonPositionIndex::pointerAt(TextPosition pos) const
+{
+    auto before = [](TextPosition a, TextPosition b) {
+        return a.line < b.line || (a.line == b.line && a.column < b.column);
+    };
+    std::string best;
+    TextPosition bestPos{0, 0};
+    bool exact = false;
+    for (const auto* map : {&m_keys, &m_values}) {
+        for (const auto& [pointer, at] : *map) {
+            const bool hit = at.line == pos.line && at.column == pos.column;
+            if (hit && (!exact || pointer.size() > best.size())) {
+                best = pointer;
+                exact = true;
+            } else if (!exact && !before(pos, at) && (before(bestPos, at) || (!before(at, bestPos) &&
+                                                                                  pointer.size() > best.size()))) {
+                best = pointer;
+                bestPos = at;
+            }
+        }
+    }
+    return best;
+}
+
 bool readTextFile(const std::filesystem::path& file, std::string& out)
 {
     std::ifstream in(file, std::ios::binary);

@@ -40,6 +40,8 @@ public:
     TextPosition key(const std::string& pointer) const;
     /// Pointers of object keys written twice in the same object, with the second key's position.
     const std::vector<std::pair<std::string, TextPosition>>& duplicateKeys() const { return m_duplicates; }
+    /// The pointer whose key or value starts at `pos`; else the one that starts last before it ("" for none).
+    std::string pointerAt(TextPosition pos) const;
 
 private:
     std::unordered_map<std::string, TextPosition> m_values;

@@ -1,0 +1,516 @@
+// Instructor mode end to end (offscreen): a module with one activity of each kind made in the editors, saved,
+// reloaded, exported and imported into a fresh profile; a built-in module edited and restored; undo/redo; the
+// unsaved-change prompt; validation errors on their fields; malicious packs refused through the UI path with
+// their messages and nothing written; screenshots of the editors in <build>/screenshots.
+#include "../app/apptest.h"
+
+#include "app/activities/activityview.h"
+#include "app/activities/quizview.h"
+#include "app/course/coursenavigator.h"
+#include "app/instructor/activityeditors.h"
+#include "app/instructor/instructormode.h"
+#include "app/instructor/instructorpage.h"
+#include "app/shell/mainwindow.h"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <zip.h>
+
+#include "modules/course/loader.h"
+#include "modules/course/writer.h"
+
+#include <fstream>
+#include <sys/stat.h>
+
+using namespace tkm;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A window with instructor mode on a profile folder; every question is answered by the test.
+struct Session {
+  explicit Session(const QString &dataDir)
+      : window(QStringLiteral("/nonexistent/tkm-run")), mode(new app::InstructorMode(&window, root(), dataDir))
+  {
+    window.setConfirmHandler([](const QString &) { return true; });
+    mode->setConfirmHandler([](const QString &) { return true; });
+    mode->setMessageHandler([this](const QString &title, const QString &text) { messages << title + QStringLiteral(": ") + text; });
+    mode->setUnsavedHandler([this](const QString &question) {
+      prompts << question;
+      return unsavedAnswer;
+    });
+    window.resize(1400, 900);
+  }
+  static QString root() { return apptest::realContentDir(); }
+  app::InstructorPage *page() const { return mode->page(); }
+
+  app::MainWindow window;
+  app::InstructorMode *mode;
+  QStringList messages;
+  QStringList prompts;
+  app::UnsavedChoice unsavedAnswer = app::UnsavedChoice::Cancel;
+};
+
+QString problemsText(const QList<app::FieldProblem> &problems)
+{
+  QStringList lines;
+  for (const auto &p : problems)
+    lines << p.location + QStringLiteral(" ") + p.pointer + QStringLiteral(": ") + p.message;
+  return lines.join(QLatin1Char('\n'));
+}
+
+const course::Module *findModule(const app::MainWindow &window, const std::string &id)
+{
+  return window.course() ? window.course()->findModule(id) : nullptr;
+}
+
+int moduleIndex(const app::MainWindow &window, const std::string &id)
+{
+  for (int i = 0; window.course() && i < static_cast<int>(window.course()->modules.size()); ++i)
+    if (window.course()->modules[i].id == id)
+      return i;
+  return -1;
+}
+
+// {module, activity} of the first activity of `kind` in the course, or {-1, -1}.
+QPair<int, int> firstOfKind(const course::Course &c, course::ActivityKind kind)
+{
+  for (int m = 0; m < static_cast<int>(c.modules.size()); ++m)
+    for (int a = 0; a < static_cast<int>(c.modules[m].activities.size()); ++a)
+      if (c.modules[m].activities[a].kind == kind)
+        return {m, a};
+  return {-1, -1};
+}
+
+// The first exercise folder of the built-in course.
+QString someExerciseFolder(const course::Course &c)
+{
+  for (const auto &m : c.modules)
+    for (const auto &a : m.activities)
+      if (a.kind == course::ActivityKind::Exercise)
+        return QString::fromStdString(a.source.string());
+  return {};
+}
+
+struct ZipEntry {
+  std::string name;
+  std::string data;
+};
+
+bool craftZip(const QString &file, const std::vector<ZipEntry> &entries)
+{
+  int err = 0;
+  zip_t *z = zip_open(file.toLocal8Bit().constData(), ZIP_CREATE | ZIP_TRUNCATE, &err);
+  if (!z)
+    return false;
+  for (const auto &e : entries) {
+    zip_source_t *src = zip_source_buffer(z, e.data.data(), e.data.size(), 0);
+    const zip_int64_t idx = zip_file_add(z, e.name.c_str(), src, ZIP_FL_ENC_RAW);
+    if (idx < 0)
+      return false;
+    zip_file_set_external_attributes(z, static_cast<zip_uint64_t>(idx), 0, ZIP_OPSYS_UNIX, (S_IFREG | 0644u) << 16);
+  }
+  return zip_close(z) == 0;
+}
+
+std::vector<ZipEntry> goodPackEntries(const std::string &manifest)
+{
+  std::vector<ZipEntry> out{{"pack.json", manifest}};
+  const fs::path module = fs::path(apptest::fixtureContentDir().toStdString()) / "01-alpha";
+  for (const auto &e : fs::recursive_directory_iterator(module)) {
+    if (!e.is_regular_file())
+      continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    out.push_back({"alpha/" + fs::relative(e.path(), module).generic_string(), data});
+  }
+  return out;
+}
+
+void save(QWidget *widget, const QString &name)
+{
+  QCoreApplication::processEvents();
+  const QString path = apptest::screenshotDir() + QLatin1Char('/') + name + QStringLiteral(".png");
+  QVERIFY2(widget->grab().save(path), qPrintable(path));
+  qInfo().noquote() << "saved" << path;
+}
+
+} // namespace
+
+class TestInstructor : public QObject {
+  Q_OBJECT
+private slots:
+  void initTestCase() { apptest::initTestEnvironment(); }
+  void init() { QSettings().clear(); }
+
+  void everyKindSavesReloadsExportsAndImports();
+  void builtinModuleEditedAndRestored();
+  void editExerciseUsesThePackCopy();
+  void undoAndRedo();
+  void unsavedChangePrompts();
+  void validationErrorsOnTheirFields();
+  void maliciousPacksAreRefused_data();
+  void maliciousPacksAreRefused();
+  void screenshots();
+};
+
+void TestInstructor::everyKindSavesReloadsExportsAndImports()
+{
+  QTemporaryDir profileA, profileB, out;
+  Session a(profileA.path());
+  QVERIFY(a.window.loadCourse(Session::root()));
+  const QString exercise = someExerciseFolder(*a.window.course());
+  QVERIFY(!exercise.isEmpty());
+  const int builtinModules = static_cast<int>(a.window.course()->modules.size());
+
+  QVERIFY2(a.mode->createModule(QStringLiteral("my-kernels"), QStringLiteral("My kernels")), qPrintable(a.messages.join(QLatin1Char('\n'))));
+  QVERIFY(a.mode->isActive());
+  app::InstructorPage *page = a.page();
+  QCOMPARE(page->module().id, std::string("my-kernels"));
+  QCOMPARE(static_cast<int>(a.window.course()->modules.size()), builtinModules + 1);
+
+  // One activity of each kind, each edited through its editor.
+  for (auto kind : {course::ActivityKind::Walkthrough, course::ActivityKind::Quiz, course::ActivityKind::SpotTheBug,
+                    course::ActivityKind::DragMatch, course::ActivityKind::StepThrough})
+    page->addActivity(kind);
+  QVERIFY(page->addExerciseActivity(exercise));
+  QCOMPARE(page->module().activities.size(), size_t(7));
+
+  page->selectActivity(0);
+  auto *lesson = qobject_cast<app::LessonEditor *>(page->editor());
+  QVERIFY(lesson);
+  lesson->markdownEdit()->setPlainText(QStringLiteral("# Tiles\n\nA program owns one tile.\n"));
+  lesson->insertCallout(QStringLiteral("PROBE"));
+  page->activityTitleEdit()->setText(QStringLiteral("Tiles and programs"));
+
+  page->selectActivity(2);
+  auto *quiz = qobject_cast<app::QuizEditor *>(page->editor());
+  QVERIFY(quiz);
+  quiz->promptEdit()->setPlainText(QStringLiteral("Why does the last program need a mask?"));
+  quiz->addChoice();
+  quiz->choices()->item(2, 1)->setText(QStringLiteral("It does not."));
+  quiz->choices()->item(2, 2)->setText(QStringLiteral("Sizes are rarely multiples of the block."));
+
+  page->selectActivity(3);
+  auto *bug = qobject_cast<app::SpotTheBugEditor *>(page->editor());
+  QVERIFY(bug);
+  bug->toggleBugLine(3);
+  bug->toggleBugLine(2);
+  QCOMPARE(bug->bugLines(), std::vector<int>{3});
+  bug->toggleBugLine(2);
+
+  page->selectActivity(4);
+  auto *match = qobject_cast<app::DragMatchEditor *>(page->editor());
+  QVERIFY(match);
+  match->targets()->item(0, 1)->setText(QStringLiteral("CUDA thread block"));
+
+  page->selectActivity(5);
+  auto *steps = qobject_cast<app::StepThroughEditor *>(page->editor());
+  QVERIFY(steps);
+  steps->stateEdit()->setPlainText(QStringLiteral("{\"values\": {\"x\": 2, \"tile\": \"0..127\"}}"));
+
+  const auto &problems = page->validateNow();
+  QVERIFY2(!page->hasErrors(), qPrintable(problemsText(problems)));
+  QVERIFY(page->isModified());
+  QVERIFY(page->preview());
+  const course::Module edited = page->module();
+  QVERIFY2(a.mode->save(), qPrintable(a.messages.join(QLatin1Char('\n'))));
+  QVERIFY(!page->isModified());
+
+  // Reload from disk: identical content, every kind present.
+  const course::Module *saved = findModule(a.window, "my-kernels");
+  QVERIFY(saved);
+  const course::ModuleLoadResult reloaded = course::loadModule(saved->folder);
+  QVERIFY(reloaded.module);
+  QCOMPARE(QString::fromStdString(course::contentDifference(edited, *reloaded.module)), QString());
+  QSet<int> kinds;
+  for (const auto &act : reloaded.module->activities)
+    kinds.insert(static_cast<int>(act.kind));
+  QCOMPARE(kinds.size(), 7);
+  QCOMPARE(reloaded.module->activities[0].title, std::string("Tiles and programs"));
+  QCOMPARE(reloaded.module->activities[3].as<course::SpotTheBug>()->bugLines, (std::vector<int>{2, 3}));
+
+  // Export, import into a fresh profile, find it identical; a learner can take it.
+  const QString file = out.filePath(QStringLiteral("my-modules.tkmpack"));
+  QVERIFY2(a.mode->exportPack(QString::fromLatin1(app::InstructorMode::kUserPackId), file), qPrintable(a.messages.join(QLatin1Char('\n'))));
+  Session b(profileB.path());
+  QVERIFY(b.window.loadCourse(Session::root()));
+  QVERIFY(!findModule(b.window, "my-kernels"));
+  QVERIFY2(b.mode->importPack(file), qPrintable(b.messages.join(QLatin1Char('\n'))));
+  const course::Module *imported = findModule(b.window, "my-kernels");
+  QVERIFY(imported);
+  QCOMPARE(QString::fromStdString(course::contentDifference(*reloaded.module, *imported)), QString());
+  QVERIFY(QString::fromStdString(imported->folder.string()).startsWith(profileB.path()));
+  QVERIFY(b.window.navigator()->activityItem(moduleIndex(b.window, "my-kernels"), 2));
+  QVERIFY(b.window.openActivity(QStringLiteral("my-kernels"), QStringLiteral("quiz")));
+  QVERIFY(qobject_cast<app::QuizView *>(b.window.currentView()));
+}
+
+void TestInstructor::builtinModuleEditedAndRestored()
+{
+  QTemporaryDir profile;
+  Session s(profile.path());
+  QVERIFY(s.window.loadCourse(Session::root()));
+  const course::Module original = s.window.course()->modules.front();
+  std::ifstream in(original.folder / "module.json", std::ios::binary);
+  const std::string builtinBefore((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+
+  s.mode->setActive(true);
+  QCOMPARE(s.page()->module().id, original.id);
+  QVERIFY(s.mode->originOf(QString::fromStdString(original.id)).packId.empty());
+  s.page()->moduleTitleEdit()->setText(QStringLiteral("Edited title"));
+  QVERIFY(s.page()->isModified());
+  QVERIFY2(s.mode->save(), qPrintable(s.messages.join(QLatin1Char('\n'))));
+
+  QCOMPARE(s.window.course()->modules.front().title, std::string("Edited title"));
+  const packs::ModuleOrigin origin = s.mode->originOf(QString::fromStdString(original.id));
+  QCOMPARE(origin.packId, std::string(app::InstructorMode::kUserPackId));
+  QVERIFY(origin.overridesBuiltin);
+  const fs::path copy = s.window.course()->modules.front().folder;
+  QVERIFY(QString::fromStdString(copy.string()).startsWith(profile.path()));
+  std::ifstream again(original.folder / "module.json", std::ios::binary);
+  const std::string builtinAfter((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
+  QCOMPARE(builtinAfter, builtinBefore); // the built-in content is never written
+
+  QCOMPARE(s.mode->restoreBuiltinCourse(), 1);
+  QCOMPARE(s.window.course()->modules.front().title, original.title);
+  QCOMPARE(QString::fromStdString(course::contentDifference(original, s.window.course()->modules.front())), QString());
+  QVERIFY(!fs::exists(copy));
+  QCOMPARE(s.page()->module().title, original.title);
+}
+
+void TestInstructor::editExerciseUsesThePackCopy()
+{
+  QTemporaryDir profile;
+  Session s(profile.path());
+  QVERIFY(s.window.loadCourse(Session::root()));
+  s.mode->setActive(true);
+  const auto [module, activity] = firstOfKind(*s.window.course(), course::ActivityKind::Exercise);
+  QVERIFY(module >= 0);
+  emit s.window.navigator()->activityChosen(module, activity);
+  QVERIFY(qobject_cast<app::ExerciseActivityEditor *>(s.page()->editor()));
+  QPushButton *edit = nullptr;
+  for (QPushButton *b : s.page()->editor()->findChildren<QPushButton *>())
+    if (b->text().startsWith(QStringLiteral("Edit exercise")))
+      edit = b;
+  QVERIFY(edit);
+  QSignalSpy spy(s.mode, &app::InstructorMode::editExerciseRequested);
+  edit->click();
+  QCOMPARE(spy.size(), 1);
+  const QString dir = spy[0][0].toString();
+  QVERIFY2(dir.startsWith(profile.path() + QStringLiteral("/packs/")), qPrintable(dir));
+  QVERIFY(QFile::exists(dir + QStringLiteral("/exercise.json")));
+  QVERIFY(s.mode->originOf(QString::fromStdString(s.window.course()->modules[module].id)).overridesBuiltin);
+}
+
+void TestInstructor::undoAndRedo()
+{
+  QTemporaryDir profile;
+  Session s(profile.path());
+  QVERIFY(s.window.loadCourse(Session::root()));
+  s.mode->setActive(true);
+  app::InstructorPage *page = s.page();
+  int quizIndex = -1;
+  for (int i = 0; i < static_cast<int>(page->module().activities.size()); ++i)
+    if (page->module().activities[i].kind == course::ActivityKind::Quiz)
+      quizIndex = i;
+  QVERIFY(quizIndex >= 0);
+  page->selectActivity(quizIndex);
+  auto *quiz = qobject_cast<app::QuizEditor *>(page->editor());
+  QVERIFY(quiz);
+  const std::string before = page->module().activities[quizIndex].as<course::Quiz>()->questions[0].prompt;
+  quiz->promptEdit()->setPlainText(QStringLiteral("An edited prompt"));
+  QCOMPARE(page->module().activities[quizIndex].as<course::Quiz>()->questions[0].prompt, std::string("An edited prompt"));
+  QVERIFY(page->undoStack()->canUndo());
+  QVERIFY(page->isModified());
+
+  page->undoStack()->undo();
+  QCOMPARE(page->module().activities[quizIndex].as<course::Quiz>()->questions[0].prompt, before);
+  quiz = qobject_cast<app::QuizEditor *>(page->editor());
+  QCOMPARE(quiz->promptEdit()->toPlainText(), QString::fromStdString(before));
+  QVERIFY(!page->isModified());
+
+  page->undoStack()->redo();
+  QCOMPARE(page->module().activities[quizIndex].as<course::Quiz>()->questions[0].prompt, std::string("An edited prompt"));
+  quiz = qobject_cast<app::QuizEditor *>(page->editor());
+  QCOMPARE(quiz->promptEdit()->toPlainText(), QStringLiteral("An edited prompt"));
+
+  // Structural edits undo too.
+  const size_t count = page->module().activities.size();
+  page->removeActivity(quizIndex);
+  QCOMPARE(page->module().activities.size(), count - 1);
+  page->undoStack()->undo();
+  QCOMPARE(page->module().activities.size(), count);
+}
+
+void TestInstructor::unsavedChangePrompts()
+{
+  QTemporaryDir profile;
+  Session s(profile.path());
+  QVERIFY(s.window.loadCourse(Session::root()));
+  s.window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&s.window));
+  s.mode->setActive(true);
+  const std::string first = s.page()->module().id;
+  s.page()->moduleTitleEdit()->setText(QStringLiteral("Changed"));
+
+  // Switching module: asked; Cancel keeps the edits and the module.
+  s.unsavedAnswer = app::UnsavedChoice::Cancel;
+  emit s.window.navigator()->activityChosen(1, 0);
+  QCOMPARE(s.prompts.size(), 1);
+  QVERIFY(s.prompts[0].contains(QStringLiteral("switching to another module")));
+  QCOMPARE(s.page()->module().id, first);
+  QVERIFY(s.page()->isModified());
+
+  // Closing the window: asked; Cancel keeps it open.
+  QVERIFY(!s.window.close());
+  QCOMPARE(s.prompts.size(), 2);
+  QVERIFY(s.window.isVisible());
+
+  // Leaving instructor mode: asked; Discard drops the edits.
+  s.unsavedAnswer = app::UnsavedChoice::Discard;
+  QVERIFY(!s.mode->setActive(false));
+  QCOMPARE(s.prompts.size(), 3);
+  QVERIFY(!s.page()->isModified());
+  QVERIFY(s.window.currentView());
+
+  // No changes: no prompt.
+  s.mode->setActive(true);
+  emit s.window.navigator()->activityChosen(1, 0);
+  QCOMPARE(s.prompts.size(), 3);
+  QCOMPARE(s.page()->module().id, s.window.course()->modules[1].id);
+}
+
+void TestInstructor::validationErrorsOnTheirFields()
+{
+  QTemporaryDir profile;
+  Session s(profile.path());
+  QVERIFY(s.window.loadCourse(Session::root()));
+  s.mode->setActive(true);
+  app::InstructorPage *page = s.page();
+  page->addActivity(course::ActivityKind::Quiz);
+  auto *quiz = qobject_cast<app::QuizEditor *>(page->editor());
+  QVERIFY(quiz);
+  quiz->choices()->item(1, 2)->setText(QString()); // an explanation is required
+  const auto hasProblem = [&](int activity, const QString &pointer) {
+    for (const auto &p : page->validateNow())
+      if (p.activity == activity && p.pointer == pointer)
+        return true;
+    return false;
+  };
+  QVERIFY2(hasProblem(page->currentActivity(), QStringLiteral("/questions/0/choices/1/explanation")),
+           qPrintable(problemsText(page->problems())));
+  QVERIFY(page->hasErrors());
+  QVERIFY(quiz->choices()->property("tkmError").toBool());
+  QVERIFY(!quiz->choices()->toolTip().isEmpty());
+  QVERIFY(!quiz->promptEdit()->property("tkmError").toBool());
+
+  page->moduleTitleEdit()->setText(QString()); // a module needs a title
+  QVERIFY2(hasProblem(-1, QStringLiteral("/title")), qPrintable(problemsText(page->problems())));
+  QVERIFY(page->moduleTitleEdit()->property("tkmError").toBool());
+
+  // Saving is refused with a message; nothing is written.
+  QVERIFY(!s.mode->save());
+  QVERIFY(s.messages.last().startsWith(QStringLiteral("Not saved")));
+  QVERIFY(!QDir(profile.path() + QStringLiteral("/packs")).exists());
+  QVERIFY(page->isModified());
+
+  // Fixing the fields clears their marks.
+  page->moduleTitleEdit()->setText(QStringLiteral("A title"));
+  quiz->choices()->item(1, 2)->setText(QStringLiteral("Because."));
+  page->validateNow();
+  QVERIFY2(!page->hasErrors(), qPrintable(problemsText(page->problems())));
+  QVERIFY(!quiz->choices()->property("tkmError").toBool());
+  QVERIFY(!page->moduleTitleEdit()->property("tkmError").toBool());
+}
+
+void TestInstructor::maliciousPacksAreRefused_data()
+{
+  QTest::addColumn<QString>("kind");
+  QTest::addColumn<QString>("expected");
+  QTest::newRow("path traversal") << "traversal" << "entry \"../evil.md\" has a '..' component";
+  QTest::newRow("huge entry") << "huge" << "entry \"alpha/big.txt\" is 9.0 MiB";
+  QTest::newRow("bad JSON") << "json" << "pack.json: is not valid JSON";
+  QTest::newRow("unknown version") << "version" << "newer version of Triton Kernel Mastery (format 7); update the app";
+}
+
+void TestInstructor::maliciousPacksAreRefused()
+{
+  QFETCH(QString, kind);
+  QFETCH(QString, expected);
+  if (apptest::fixtureContentDir().isEmpty())
+    QSKIP("tests/data/content-good is missing");
+  const std::string manifest =
+      R"({"format": 1, "id": "evil", "title": "Evil", "author": "", "created": "", "modules": ["alpha"]})";
+  std::vector<ZipEntry> entries = goodPackEntries(manifest);
+  if (kind == QLatin1String("traversal"))
+    entries.push_back({"../evil.md", "# evil"});
+  else if (kind == QLatin1String("huge"))
+    entries.push_back({"alpha/big.txt", std::string(9u << 20, 'x')});
+  else if (kind == QLatin1String("json"))
+    entries[0].data = "{\"format\": 1, \"id\": ";
+  else
+    entries[0].data = R"({"format": 7, "id": "evil", "title": "E", "modules": ["alpha"]})";
+
+  QTemporaryDir profile, out;
+  const QString file = out.filePath(QStringLiteral("bad.tkmpack"));
+  QVERIFY(craftZip(file, entries));
+  Session s(profile.path());
+  QVERIFY(s.window.loadCourse(Session::root()));
+  const int modules = static_cast<int>(s.window.course()->modules.size());
+  QVERIFY(!s.mode->importPack(file));
+  QCOMPARE(s.messages.size(), 1);
+  QVERIFY2(s.messages[0].startsWith(QStringLiteral("Pack not imported: ")), qPrintable(s.messages[0]));
+  QVERIFY2(s.messages[0].contains(expected), qPrintable(s.messages[0]));
+  QVERIFY2(s.messages[0].contains(QStringLiteral("bad.tkmpack")), qPrintable(s.messages[0]));
+  const QDir packs(profile.path() + QStringLiteral("/packs"));
+  QVERIFY(!packs.exists() || packs.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).isEmpty());
+  QVERIFY(!QFile::exists(profile.path() + QStringLiteral("/evil.md")));
+  QVERIFY(!QFile::exists(out.filePath(QStringLiteral("evil.md"))));
+  QCOMPARE(static_cast<int>(s.window.course()->modules.size()), modules);
+}
+
+void TestInstructor::screenshots()
+{
+  QTemporaryDir profile;
+  Session s(profile.path());
+  QVERIFY(s.window.loadCourse(Session::root()));
+  s.window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&s.window));
+  s.window.resultsDock()->hide();
+  s.mode->setActive(true);
+  app::InstructorPage *page = s.page();
+  auto show = [&](course::ActivityKind kind) {
+    const auto [m, a] = firstOfKind(*s.window.course(), kind);
+    if (m < 0)
+      return false;
+    emit s.window.navigator()->activityChosen(m, a);
+    page->validateNow();
+    return true;
+  };
+  QVERIFY(show(course::ActivityKind::Quiz));
+  save(&s.window, QStringLiteral("instructor-quiz"));
+  QVERIFY(show(course::ActivityKind::SpotTheBug));
+  save(&s.window, QStringLiteral("instructor-spot-the-bug"));
+  QVERIFY(show(course::ActivityKind::StepThrough));
+  save(&s.window, QStringLiteral("instructor-step-through"));
+  QVERIFY(show(course::ActivityKind::DragMatch));
+  save(&s.window, QStringLiteral("instructor-drag-match"));
+  QVERIFY(show(course::ActivityKind::Lesson));
+  page->moduleTitleEdit()->setText(QString()); // shows an error marked on its field
+  page->validateNow();
+  save(&s.window, QStringLiteral("instructor-module-metadata"));
+}
+
+QTEST_MAIN(TestInstructor)
+#include "tst_instructor.moc"
