@@ -80,6 +80,10 @@ InstructorMode::InstructorMode(MainWindow *window, const QString &builtinRoot, c
   });
 
   m_page = new InstructorPage;
+  // "New exercise…" starts from the built-in vector add: a spec, starter, solution, reference and bug variant
+  // that already validate. Drafts live in the data folder until the module is saved into a pack.
+  m_page->setExerciseTemplate(m_root + QStringLiteral("/02-vector-add/exercises/vector-add"),
+                              m_dataDir + QStringLiteral("/exercise-drafts"));
   m_window->addPage(QLatin1String(kPageId), tr("Instructor editor"), m_page);
   // addPage put a "show page" entry in the View menu; the mode toggle below replaces it.
   if (QMenu *view = m_window->menu(MenuId::View); view && !view->actions().isEmpty())

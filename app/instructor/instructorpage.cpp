@@ -4,14 +4,17 @@
 #include "app/course/coursenavigator.h"
 #include "app/course/qtconvert.h"
 #include "app/instructor/activityeditors.h"
+#include "app/instructor/exercise/exercisedocument.h"
 
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
@@ -22,6 +25,8 @@
 #include <QVBoxLayout>
 
 #include "modules/course/writer.h"
+
+#include <fstream>
 
 namespace tkm::app {
 
@@ -242,6 +247,21 @@ void InstructorPage::buildModulePanel(QWidget *panel)
       const QString name = qs(course::activityKindName(kind));
       menu.addAction(activityKindIcon(name), activityKindLabel(name), this, [this, kind] { addActivity(kind); });
     }
+    QAction *fresh = menu.addAction(activityKindIcon(QStringLiteral("exercise")), tr("New exercise…"), this, [this] {
+      bool ok = false;
+      const QString id = QInputDialog::getText(this, tr("New exercise"),
+                                               tr("Id of the new exercise (lower-case letters, digits and dashes). "
+                                                  "It starts as a copy of the vector-add exercise: a spec, starter, "
+                                                  "solution, reference and a bug variant that already validate."),
+                                               QLineEdit::Normal, QStringLiteral("my-exercise"), &ok)
+                               .trimmed();
+      if (!ok || id.isEmpty())
+        return;
+      QString error;
+      if (!addNewExercise(id, tr("New exercise %1").arg(id), &error))
+        emit statusMessage(error);
+    });
+    fresh->setEnabled(!m_exerciseTemplate.isEmpty());
     menu.addAction(activityKindIcon(QStringLiteral("exercise")), tr("Exercise from a folder…"), this, [this] {
       const QString folder = QFileDialog::getExistingDirectory(
           this, tr("Choose an exercise folder (it holds exercise.json)"), qs(m_module.folder));
@@ -433,6 +453,58 @@ void InstructorPage::addActivity(course::ActivityKind kind)
   const int at = m_current + 1;
   next.activities.insert(next.activities.begin() + at, newActivity(kind, freeActivityId(next, stem)));
   commit(next, at, QString(), tr("Add a %1").arg(activityKindLabel(qs(stem)).toLower()), true);
+}
+
+void InstructorPage::setExerciseTemplate(const QString &templateFolder, const QString &draftsDir)
+{
+  m_exerciseTemplate = templateFolder;
+  m_draftsDir = draftsDir;
+}
+
+bool InstructorPage::addNewExercise(const QString &id, const QString &title, QString *error)
+{
+  const auto fail = [error](const QString &sentence) {
+    if (error)
+      *error = sentence;
+    return false;
+  };
+  if (!m_hasModule)
+    return fail(tr("Open a module first: a new exercise is added to the module being edited."));
+  static const QRegularExpression idPattern(QStringLiteral("^[a-z0-9]+(-[a-z0-9]+)*$"));
+  if (!idPattern.match(id).hasMatch())
+    return fail(tr("“%1” is not a usable exercise id: use lower-case letters, digits and single dashes "
+                   "(e.g. saxpy-drill).")
+                    .arg(id));
+  const fs::path source = m_exerciseTemplate.toStdString();
+  if (m_exerciseTemplate.isEmpty() || !fs::is_regular_file(source / "exercise.json"))
+    return fail(tr("The exercise template %1 is missing: reinstall the app, or add an exercise from a folder.")
+                    .arg(m_exerciseTemplate));
+  const fs::path target = fs::path(m_draftsDir.toStdString()) / id.toStdString();
+  for (const course::Activity &a : m_module.activities)
+    if (const auto *e = std::get_if<course::Exercise>(&a.payload); e && e->folder.filename() == target.filename())
+      return fail(tr("This module already has an exercise folder named “%1”: choose another id.").arg(id));
+  std::error_code ec;
+  if (fs::exists(target, ec))
+    fs::remove_all(target, ec); // an earlier draft that was never saved into a pack
+  fs::create_directories(target.parent_path(), ec);
+  fs::copy(source, target, fs::copy_options::recursive, ec);
+  if (ec)
+    return fail(tr("Could not copy the template to %1: %2").arg(qs(target.string()), qs(ec.message())));
+  // The copy's spec gets its own id and title; everything else stays as in the template.
+  std::ifstream in(target / "exercise.json", std::ios::binary);
+  SpecJson spec = SpecJson::parse(in, nullptr, false);
+  in.close();
+  if (spec.is_discarded() || !spec.is_object())
+    return fail(tr("The template's exercise.json is not valid JSON: %1").arg(m_exerciseTemplate));
+  spec["id"] = id.toStdString();
+  spec["title"] = title.toStdString();
+  std::ofstream out(target / "exercise.json", std::ios::binary | std::ios::trunc);
+  out << formatSpecJson(spec) << '\n';
+  out.close();
+  if (!out)
+    return fail(tr("Could not write %1.").arg(qs((target / "exercise.json").string())));
+  return addExerciseActivity(qs(target.string())) ||
+         fail(tr("The new exercise folder %1 could not be added.").arg(qs(target.string())));
 }
 
 bool InstructorPage::addExerciseActivity(const QString &exerciseFolder)

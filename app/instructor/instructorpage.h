@@ -93,6 +93,13 @@ public:
   /// Adds an exercise activity that uses a copy of the exercise folder `exerciseFolder` (holds exercise.json);
   /// the copy goes into the module's `exercises/` on save. Returns false when the folder has no exercise.json.
   bool addExerciseActivity(const QString &exerciseFolder);
+  /// Where "New exercise…" copies its template from (a complete, passing exercise folder, e.g. the built-in
+  /// vector add) and where new exercises wait until the module is saved into a pack (a folder per exercise id).
+  void setExerciseTemplate(const QString &templateFolder, const QString &draftsDir);
+  /// Creates a new exercise `id` (lower-case letters, digits and dashes) from the template, with its spec's id and
+  /// title set, and adds it after the current activity. False with `error` set (a bad or taken id, no template,
+  /// a copy that failed); nothing is added then.
+  bool addNewExercise(const QString &id, const QString &title, QString *error);
   /// Removes activity `index` (an undo step; asks nothing).
   void removeActivity(int index);
   /// Moves activity `index` by `delta` places.
@@ -135,6 +142,8 @@ private:
   static void setErrorMark(QWidget *widget, const QString &message);
 
   course::Module m_module;
+  QString m_exerciseTemplate; ///< see setExerciseTemplate
+  QString m_draftsDir;        ///< see setExerciseTemplate
   course::Module m_saved;
   bool m_hasModule = false;
   int m_current = -1;

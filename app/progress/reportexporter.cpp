@@ -140,8 +140,8 @@ QString ReportExporter::html(bool embedImages) const
     // Every column gets its share of the width: with nine columns QTextDocument would otherwise squeeze the titles.
     out << "<h2>" << esc(tr("Exercises")) << "</h2><table width=\"100%\" cellspacing=\"0\"><tr>";
     const std::pair<const char*, int> exerciseColumns[] = {
-        {"Exercise", 24},     {"Runs", 5},             {"Status", 10},   {"Best time", 10},   {"Bandwidth", 11},
-        {"% of ceiling", 9}, {"DRAM efficiency", 11}, {"Solution", 10}, {"vs solution", 10}};
+        {"Exercise", 19},     {"Runs", 6},             {"Status", 9},    {"Best time", 10},   {"Bandwidth", 13},
+        {"% of ceiling", 10}, {"DRAM efficiency", 11}, {"Solution", 10}, {"vs solution", 12}};
     for (const auto& [title, percent] : exerciseColumns)
         out << "<th width=\"" << percent << "%\">" << esc(tr(title)) << "</th>";
     out << "</tr>";

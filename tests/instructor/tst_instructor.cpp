@@ -5,9 +5,12 @@
 #include "../app/apptest.h"
 
 #include "app/activities/activityview.h"
+#include "app/activities/exerciseview.h"
 #include "app/activities/quizview.h"
 #include "app/course/coursenavigator.h"
 #include "app/instructor/activityeditors.h"
+#include "app/instructor/exercise/exerciseeditor.h"
+#include "app/instructor/exercisewindow.h"
 #include "app/instructor/instructormode.h"
 #include "app/instructor/instructorpage.h"
 #include "app/shell/mainwindow.h"
@@ -156,6 +159,7 @@ private slots:
   void everyKindSavesReloadsExportsAndImports();
   void builtinModuleEditedAndRestored();
   void editExerciseUsesThePackCopy();
+  void newModuleWithNewExercise();
   void undoAndRedo();
   void unsavedChangePrompts();
   void validationErrorsOnTheirFields();
@@ -304,6 +308,7 @@ void TestInstructor::editExerciseUsesThePackCopy()
     if (b->text().startsWith(QStringLiteral("Edit exercise")))
       edit = b;
   QVERIFY(edit);
+  const auto findWindow = app::connectExerciseWindows(s.mode, &s.window);
   QSignalSpy spy(s.mode, &app::InstructorMode::editExerciseRequested);
   edit->click();
   QCOMPARE(spy.size(), 1);
@@ -311,6 +316,71 @@ void TestInstructor::editExerciseUsesThePackCopy()
   QVERIFY2(dir.startsWith(profile.path() + QStringLiteral("/packs/")), qPrintable(dir));
   QVERIFY(QFile::exists(dir + QStringLiteral("/exercise.json")));
   QVERIFY(s.mode->originOf(QString::fromStdString(s.window.course()->modules[module].id)).overridesBuiltin);
+
+  // The request opens the exercise editor window on that folder; a save writes the pack's copy only.
+  app::ExerciseWindow *window = findWindow(dir);
+  QVERIFY(window);
+  QCOMPARE(window->editor()->folder(), dir);
+  window->editor()->setSpecValue("/title", app::SpecJson("Edited in the exercise window"));
+  QVERIFY(window->editor()->isModified());
+  QVERIFY(window->isWindowModified());
+  QVERIFY(window->save());
+  QVERIFY(!window->isWindowModified());
+  QFile spec(dir + QStringLiteral("/exercise.json"));
+  QVERIFY(spec.open(QIODevice::ReadOnly));
+  QVERIFY(spec.readAll().contains("Edited in the exercise window"));
+  QVERIFY(window->close()); // nothing unsaved: closes without asking
+}
+
+// Issue 7's done-when, without the GPU part: a new module with a new coding exercise (from the template), saved,
+// opened in the exercise editor, exported, and imported into a fresh profile where a learner opens the exercise.
+// The pack is also written to <build>/instructor-demo.tkmpack so scripts/gpu-check can validate it on a GPU.
+void TestInstructor::newModuleWithNewExercise()
+{
+  QTemporaryDir profileA, profileB;
+  Session a(profileA.path());
+  QVERIFY(a.window.loadCourse(Session::root()));
+  QVERIFY2(a.mode->createModule(QStringLiteral("saxpy-drills"), QStringLiteral("SAXPY drills")),
+           qPrintable(a.messages.join(QLatin1Char('\n'))));
+  app::InstructorPage *page = a.page();
+
+  QString error;
+  QVERIFY(!page->addNewExercise(QStringLiteral("Bad Id"), QStringLiteral("x"), &error));
+  QVERIFY2(error.contains(QStringLiteral("not a usable exercise id")), qPrintable(error));
+  QVERIFY2(page->addNewExercise(QStringLiteral("saxpy-drill"), QStringLiteral("SAXPY drill"), &error), qPrintable(error));
+  QVERIFY(!page->addNewExercise(QStringLiteral("saxpy-drill"), QStringLiteral("again"), &error));
+  QVERIFY2(error.contains(QStringLiteral("already has an exercise")), qPrintable(error));
+  QVERIFY2(a.mode->save(), qPrintable(a.messages.join(QLatin1Char('\n'))));
+
+  const course::Module *saved = findModule(a.window, "saxpy-drills");
+  QVERIFY(saved);
+  const course::Exercise *exercise = nullptr;
+  for (const course::Activity &act : saved->activities)
+    if (const auto *e = act.as<course::Exercise>())
+      exercise = e;
+  QVERIFY(exercise);
+  const QString folder = QString::fromStdString(exercise->folder.string());
+  QVERIFY2(folder.startsWith(profileA.path() + QStringLiteral("/packs/")), qPrintable(folder));
+  QFile spec(folder + QStringLiteral("/exercise.json"));
+  QVERIFY(spec.open(QIODevice::ReadOnly));
+  const QByteArray specText = spec.readAll();
+  QVERIFY(specText.contains("\"id\": \"saxpy-drill\""));
+  QVERIFY(specText.contains("SAXPY drill"));
+  for (const char *file : {"starter.cu", "solution.cu", "reference.cu", "prompt.md"})
+    QVERIFY2(QFile::exists(folder + QLatin1Char('/') + QLatin1String(file)), file);
+
+  // Export where the GPU check finds it, import on a fresh profile, and open the exercise as a learner.
+  const QString file = QDir(apptest::screenshotDir()).absoluteFilePath(QStringLiteral("../instructor-demo.tkmpack"));
+  QFile::remove(file);
+  QVERIFY2(a.mode->exportPack(QString::fromLatin1(app::InstructorMode::kUserPackId), file),
+           qPrintable(a.messages.join(QLatin1Char('\n'))));
+  Session b(profileB.path());
+  QVERIFY(b.window.loadCourse(Session::root()));
+  QVERIFY2(b.mode->importPack(file), qPrintable(b.messages.join(QLatin1Char('\n'))));
+  const course::Module *imported = findModule(b.window, "saxpy-drills");
+  QVERIFY(imported);
+  QVERIFY(b.window.openActivity(QStringLiteral("saxpy-drills"), QString::fromStdString(imported->activities.back().id)));
+  QVERIFY(qobject_cast<app::ExerciseView *>(b.window.currentView()));
 }
 
 void TestInstructor::undoAndRedo()
