@@ -64,8 +64,10 @@ std::string formatAutotuneText(const AutotuneInfo& info)
         labelWidth = std::max(labelWidth, info.configLabel(k).size() + 4);
     for (int k = 0; k < static_cast<int>(info.configs.size()); ++k) {
         const AutotuneConfigInfo& c = info.configs[k];
-        out += fmt::format("  {:<{}} {:<13} {}\n", fmt::format("#{} {}", k + 1, info.configLabel(k)), labelWidth,
-                           c.verdict, c.verdict == "pass" ? "" : c.summary);
+        std::string line = fmt::format("  {:<{}} {:<13} {}", fmt::format("#{} {}", k + 1, info.configLabel(k)),
+                                       labelWidth, c.verdict, c.verdict == "pass" ? "" : c.summary);
+        line.erase(line.find_last_not_of(' ') + 1);
+        out += line + "\n";
     }
     if (!info.samples.empty()) {
         std::vector<std::string> heads;
@@ -78,17 +80,18 @@ std::string formatAutotuneText(const AutotuneInfo& info)
         for (int k = 0; k < static_cast<int>(info.configs.size()); ++k) {
             if (info.configs[k].verdict != "pass")
                 continue;
-            out += fmt::format("  {:<{}}", fmt::format("#{} {}", k + 1, info.configLabel(k)), labelWidth);
+            std::string row = fmt::format("  {:<{}}", fmt::format("#{} {}", k + 1, info.configLabel(k)), labelWidth);
             for (int s = 0; s < static_cast<int>(info.shapes.size()); ++s) {
                 const AutotuneSampleInfo* sample = info.sample(k, s);
-                std::string cell = "—";
+                std::string cell = "- ";
                 if (sample && sample->medianMs)
                     cell = fmt::format("{:.4f}{}", *sample->medianMs, info.winnerForShape(s) == k ? "*" : " ");
                 else if (sample)
-                    cell = "error";
-                out += fmt::format(" {:>{}}", cell, std::max<size_t>(heads[s].size(), 10));
+                    cell = "error ";
+                row += fmt::format(" {:>{}}", cell, std::max<size_t>(heads[s].size(), 10));
             }
-            out += "\n";
+            row.erase(row.find_last_not_of(' ') + 1);
+            out += row + "\n";
         }
         for (const AutotuneSampleInfo& s : info.samples)
             if (!s.error.empty())
