@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -28,7 +29,7 @@ QString shapeText(const std::map<std::string, int64_t> &shape)
 {
   QStringList parts;
   for (const auto &[name, value] : shape)
-    parts << QStringLiteral("%1 = %2").arg(qs(name)).arg(value);
+    parts << QStringLiteral("%1 = %2").arg(qs(name), QLocale().toString(static_cast<qlonglong>(value)));
   return parts.join(QStringLiteral(", "));
 }
 
@@ -75,9 +76,9 @@ AutotunePanel::AutotunePanel(std::shared_ptr<const problem::ExerciseSpec> spec, 
     for (const auto &k : m_spec->autotune->key)
       key << qs(k);
   }
-  auto *intro = new QLabel(tr("List at least %n configuration(s). Each is checked on every case, then timed on "
-                              "%1; the winner is picked per key (%2).",
-                              nullptr, m_minConfigs)
+  auto *intro = new QLabel(tr("List at least %1 configurations. Each is checked on every case, then timed on "
+                              "%2; the winner is picked per key (%3).")
+                               .arg(m_minConfigs)
                                .arg(shapes.join(QStringLiteral("; ")), key.join(QStringLiteral(", "))),
                            m_group);
   intro->setWordWrap(true);
@@ -93,7 +94,10 @@ AutotunePanel::AutotunePanel(std::shared_ptr<const problem::ExerciseSpec> spec, 
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_table->setSelectionMode(QAbstractItemView::SingleSelection);
   m_table->setAccessibleName(tr("Autotune configurations"));
-  m_table->setMinimumHeight(m_table->verticalHeader()->defaultSectionSize() * (m_minConfigs + 1) + 8);
+  // Room for the header and one row more than the minimum; rows hold combo boxes, taller than plain text.
+  const int rowHeight = QComboBox().sizeHint().height() + 2;
+  m_table->verticalHeader()->setDefaultSectionSize(rowHeight);
+  m_table->setMinimumHeight(rowHeight * (m_minConfigs + 2) + 4);
   layout->addWidget(m_table, 1);
 
   auto *buttons = new QHBoxLayout;
@@ -301,7 +305,7 @@ void AutotunePanel::updateButtons()
 {
   const int rows = m_table->rowCount();
   m_remove->setEnabled(rows > m_minConfigs);
-  m_count->setText(tr("%1 configurations (at least %2)").arg(rows).arg(m_minConfigs));
+  m_count->setText(tr("%1 listed, %2 needed").arg(rows).arg(m_minConfigs));
 }
 
 } // namespace tkm::app

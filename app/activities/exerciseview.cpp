@@ -136,7 +136,7 @@ ExerciseView::ExerciseView(const course::Activity &activity, const ActivityConte
   splitter->setStretchFactor(0, 2);
   splitter->setStretchFactor(1, 3);
   splitter->setSizes({440, 860});
-  left->setSizes({560, 200});
+  left->setSizes(m_autotune ? QList<int>{320, 140, 380} : QList<int>{560, 200});
   layout->addWidget(splitter, 1);
 
   // The learner's code: restored from its file, else the starter.

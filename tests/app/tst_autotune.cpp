@@ -29,7 +29,7 @@ namespace {
 
 std::shared_ptr<const problem::ExerciseSpec> loadExercise(const char *rel)
 {
-  auto spec = problem::loadSpec((tkm::apptest::realContentDir() + QLatin1Char('/') + QLatin1String(rel)).toStdString());
+  auto spec = problem::loadSpec(QString(tkm::apptest::realContentDir() + QLatin1Char('/') + QLatin1String(rel)).toStdString());
   if (!spec)
     return nullptr;
   return std::make_shared<const problem::ExerciseSpec>(std::move(*spec));
@@ -204,7 +204,7 @@ private slots:
     QTableWidget *table = results->table();
     QCOMPARE(table->rowCount(), 3);
     QCOMPARE(table->columnCount(), 5); // configuration, check, three shapes
-    QCOMPARE(table->item(1, 1)->text(), QStringLiteral("Wrong values"));
+    QCOMPARE(table->item(1, 1)->text(), QStringLiteral("Wrong results"));
     QCOMPARE(table->item(1, 2)->text(), QStringLiteral("not timed"));
     QCOMPARE(results->winnerRow(0), 0);
     QCOMPARE(results->winnerRow(2), 2);
