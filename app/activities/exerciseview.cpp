@@ -1,5 +1,6 @@
 #include "app/activities/exerciseview.h"
 
+#include "app/activities/autotunepanel.h"
 #include "app/activities/markdownview.h"
 #include "app/course/coursenavigator.h"
 #include "app/course/qtconvert.h"
@@ -56,6 +57,13 @@ ExerciseView::ExerciseView(const course::Activity &activity, const ActivityConte
   m_hints->hide();
   left->addWidget(m_prompt);
   left->addWidget(m_hints);
+  if (ex && ex->spec->autotune) {
+    m_autotune = new AutotunePanel(ex->spec, left);
+    m_autotune->restoreState(storedValue(QStringLiteral("autotune")).toString());
+    connect(m_autotune, &AutotunePanel::changed, this,
+            [this] { storeValue(QStringLiteral("autotune"), m_autotune->saveState()); });
+    left->addWidget(m_autotune);
+  }
 
   // Right: controls, editor, diagnostics.
   auto *right = new QWidget(splitter);
@@ -128,7 +136,7 @@ ExerciseView::ExerciseView(const course::Activity &activity, const ActivityConte
   splitter->setStretchFactor(0, 2);
   splitter->setStretchFactor(1, 3);
   splitter->setSizes({440, 860});
-  left->setSizes({560, 200});
+  left->setSizes(m_autotune ? QList<int>{320, 140, 380} : QList<int>{560, 200});
   layout->addWidget(splitter, 1);
 
   // The learner's code: their file, else the source of their latest recorded run (a database brought from
@@ -257,6 +265,12 @@ int ExerciseView::runKernel()
   m_runSource = job.source;
   m_runMeta = job.meta;
   job.title = tr("Your kernel");
+  if (m_autotune && m_autotune->tuningEnabled()) {
+    job.configs = m_autotune->configs();
+    job.resetToZero = m_autotune->resetToZero();
+    job.declareReset = !job.resetToZero.isEmpty();
+    job.title = tr("Autotuning your kernel");
+  }
   m_jobId = context().engine->submit(job);
   m_run->setEnabled(false);
   m_verdict->setText(tr("Queued…"));

@@ -19,6 +19,7 @@ class QTimer;
 
 namespace tkm::app {
 
+class AutotunePanel;
 class KernelEditor;
 class MarkdownView;
 
@@ -57,6 +58,8 @@ public:
   bool passed() const;
   /// The verdict line under the editor.
   QString verdictText() const;
+  /// The autotune table (nullptr unless the exercise's spec has an autotune block).
+  AutotunePanel *autotunePanel() const { return m_autotune; }
 
   bool canRun() const override { return true; }
   void run() override { runKernel(); }
@@ -83,6 +86,7 @@ private:
   QPushButton *m_solution = nullptr;
   QPushButton *m_compare = nullptr;
   QList<QPair<QString, QWidget *>> m_metaControls;
+  AutotunePanel *m_autotune = nullptr;
   QTimer *m_saveTimer = nullptr;
   QDialog *m_solutionDialog = nullptr;
   QString m_codePath;

@@ -22,6 +22,18 @@ QByteArray engineRequestLine(int id, const EngineJob &job)
   if (job.op == QLatin1String("run")) {
     request.insert(QStringLiteral("measure"), job.measure);
     request.insert(QStringLiteral("cases"), QStringLiteral("all"));
+    if (!job.configs.isEmpty()) {
+      QJsonArray configs;
+      for (const auto &config : job.configs) {
+        QJsonObject values;
+        for (const auto &[name, value] : config)
+          values.insert(name, value);
+        configs.append(values);
+      }
+      request.insert(QStringLiteral("configs"), configs);
+    }
+    if (job.declareReset)
+      request.insert(QStringLiteral("reset_to_zero"), QJsonArray::fromStringList(job.resetToZero));
   }
   return QJsonDocument(request).toJson(QJsonDocument::Compact);
 }

@@ -14,6 +14,7 @@
 #include <QSet>
 #include <QProcess>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
 namespace tkm::app {
@@ -26,6 +27,11 @@ struct EngineJob {
   QString sourceName = QStringLiteral("kernel.cu"); ///< file name diagnostics refer to
   QList<QPair<QString, qint64>> meta;  ///< meta-parameter values, e.g. {"BLOCK_SIZE", 256}
   bool measure = true;                 ///< run: time and profile after the cases pass
+  /// run: a tuning job — meta-parameter sets checked and timed as @triton.autotune (request field "configs")
+  QList<QList<QPair<QString, qint64>>> configs;
+  /// run: declared reset_to_zero outputs (request field "reset_to_zero"); sent only when `declareReset` is set
+  QStringList resetToZero;
+  bool declareReset = false;           ///< send `resetToZero` (an empty list is a declaration too)
   QString title;                       ///< what the job is, for the progress line ("Your kernel", "Solution")
   bool quiet = false;                  ///< a background job (device query): not shown in the results view
 };

@@ -1,5 +1,6 @@
 #include "app/results/resultsview.h"
 
+#include "app/results/autotuneresults.h"
 #include "app/results/charts.h"
 #include "app/results/reportformat.h"
 
@@ -95,6 +96,8 @@ ResultsView::ResultsView(QWidget *parent) : QWidget(parent)
   m_tabs->addTab(m_performance, tr("&Performance"));
   m_tabs->addTab(m_roofline, tr("&Roofline"));
   m_tabs->addTab(m_bars, tr("&Baselines"));
+  m_autotune = new AutotuneResults(m_tabs);
+  m_tabs->addTab(m_autotune, tr("&Autotune"));
   layout->addWidget(m_tabs, 1);
   render();
 }
@@ -107,6 +110,8 @@ void ResultsView::showReport(const QJsonObject &report)
   m_notice.clear();
   m_progressRow->hide();
   render();
+  if (report.value(QStringLiteral("autotune")).toObject().contains(QStringLiteral("samples")))
+    m_tabs->setCurrentWidget(m_autotune); // a tuning run is about its table
 }
 
 void ResultsView::setComparison(const QString &name, const QJsonObject &report)
@@ -195,6 +200,8 @@ void ResultsView::render()
   reports += m_comparisons;
   m_roofline->setReports(reports);
   m_bars->setReports(reports);
+  m_autotune->setReport(m_report);
+  m_tabs->setTabVisible(m_tabs->indexOf(m_autotune), m_autotune->hasSection());
 }
 
 QString ResultsView::correctnessHtml() const

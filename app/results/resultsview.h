@@ -16,6 +16,7 @@ class QTextBrowser;
 
 namespace tkm::app {
 
+class AutotuneResults;
 class RooflineChart;
 class BaselineChart;
 
@@ -46,12 +47,14 @@ public:
   QString correctnessText() const;
   /// Plain text of the performance page.
   QString performanceText() const;
-  /// The tabs: Correctness, Performance, Roofline, Baselines.
+  /// The tabs: Correctness, Performance, Roofline, Baselines, and Autotune for tuning reports.
   QTabWidget *tabs() const { return m_tabs; }
   /// The roofline chart.
   RooflineChart *roofline() const { return m_roofline; }
   /// The bar chart.
   BaselineChart *baselineChart() const { return m_bars; }
+  /// The Autotune tab (shown only for reports with an `autotune` section).
+  AutotuneResults *autotuneResults() const { return m_autotune; }
   /// Whether the progress row is shown.
   bool isRunning() const;
 
@@ -80,6 +83,7 @@ private:
   QTextBrowser *m_performance = nullptr;
   RooflineChart *m_roofline = nullptr;
   BaselineChart *m_bars = nullptr;
+  AutotuneResults *m_autotune = nullptr;
   QString m_notice; ///< shown instead of a report ("Run cancelled.")
 };
 

@@ -4,6 +4,7 @@
 #include "engine/common/paths.h"
 #include "engine/cuda/device.h"
 #include "engine/measure/bench_command.h"
+#include "engine/problem/meta_text.h"
 #include "engine/runner/runner.h"
 #include "engine/runner/subprocess.h"
 #include "engine/worker/client.h"
@@ -91,26 +92,73 @@ void print(const report::RunReport& r, bool json)
 
 } // namespace
 
+// Parses the --config values (one configuration each) and the --reset-to-zero names (repeatable, or
+// comma-separated) into the job; prints why and returns false on a malformed one.
+bool addTuning(runner::Job& job, const std::vector<std::string>& configs, const std::vector<std::string>& resets,
+               bool resetGiven)
+{
+    for (const std::string& text : configs) {
+        auto c = problem::parseMetaAssignments(text);
+        if (!c) {
+            std::cerr << "--config: " << c.error().message << "\n";
+            return false;
+        }
+        job.configs.push_back(std::move(*c));
+    }
+    if (resetGiven) {
+        std::vector<std::string> names;
+        for (const std::string& item : resets) {
+            std::size_t start = 0;
+            while (start <= item.size()) {
+                const std::size_t comma = std::min(item.find(',', start), item.size());
+                if (comma > start) {
+                    names.push_back(item.substr(start, comma - start));
+                }
+                start = comma + 1;
+            }
+        }
+        job.resetToZero = std::move(names);
+    }
+    return true;
+}
+
 void registerRun(CLI::App& app, int& exitCode)
 {
     auto args = std::make_shared<JobArgs>();
     auto timeout = std::make_shared<double>(10.0);
     auto measure = std::make_shared<bool>(true);
+    auto configs = std::make_shared<std::vector<std::string>>();
+    auto resets = std::make_shared<std::vector<std::string>>();
     CLI::App* cmd = app.add_subcommand("run", "compile a kernel, run it on every case on the GPU, and check it");
     addJobArgs(cmd, *args);
-    cmd->add_option("--timeout", *timeout, "seconds a job may take before it is stopped (default 10)")
+    cmd->add_option("--config", *configs,
+                    "autotune: one configuration NAME=VALUE,NAME=VALUE (repeat for each; at least the exercise's "
+                    "min_configs), e.g. --config BLOCK_SIZE=256,NUM_WARPS=2 --config BLOCK_SIZE=1024,NUM_WARPS=4")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_option("--reset-to-zero", *resets,
+                    "autotune: outputs zeroed before every launch, as @triton.autotune(reset_to_zero=[…]) "
+                    "(repeatable or comma-separated), e.g. --reset-to-zero hist")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_option("--timeout", *timeout,
+                    "seconds a job may take before it is stopped (default 10; with --config 20 per configuration)")
         ->check(CLI::PositiveNumber);
     cmd->add_flag("--measure,!--no-measure", *measure,
                  "after every case passes, time the kernel and measure its DRAM traffic (default; --no-measure skips it)");
-    cmd->callback([args, timeout, measure, &exitCode] {
+    cmd->callback([cmd, args, timeout, measure, configs, resets, &exitCode] {
         auto job = makeJob(*args, runner::Mode::Run);
-        if (!job) {
+        if (!job || !addTuning(*job, *configs, *resets, cmd->count("--reset-to-zero") > 0)) {
             exitCode = 2;
             return;
         }
         job->measure = *measure;
         worker::ClientOptions options;
-        options.deadline = std::chrono::milliseconds(static_cast<int64_t>(std::llround(*timeout * 1000)));
+        // A tuning job checks and times every configuration: by default allow 20 s for each.
+        const double seconds = cmd->count("--timeout") == 0 && !job->configs.empty()
+                                   ? 20.0 * static_cast<double>(job->configs.size())
+                                   : *timeout;
+        options.deadline = std::chrono::milliseconds(static_cast<int64_t>(std::llround(seconds * 1000)));
         // The worker is this very executable: what runs the job is what the user started.
         std::error_code ec;
         const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);

@@ -6,8 +6,9 @@
 
 namespace tkm::cli {
 
-/// `run <exercise-dir> <kernel.cu> [--meta K=V …] [--json] [--timeout S] [--measure]`: through a worker (deadline,
-/// crash recovery); exit 0 only on pass.
+/// `run <exercise-dir> <kernel.cu> [--meta K=V …] [--config K=V,K=V …] [--reset-to-zero OUT …] [--json]
+/// [--timeout S] [--measure]`: through a worker (deadline, crash recovery); with --config a tuning job (every
+/// configuration checked, then timed on the autotune shapes; the winner per shape printed); exit 0 only on pass.
 void registerRun(CLI::App& app, int& exitCode);
 /// `compile <exercise-dir> <kernel.cu> [--meta K=V …] [--arch sm_90] [--json]`: in-process, no GPU needed;
 /// exit 0 when the kernel compiles.

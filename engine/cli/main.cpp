@@ -1,5 +1,6 @@
 // tkm-run: the engine's command line and its worker.
-//   tkm-run run <exercise-dir> <kernel.cu> [--meta K=V …] [--json] [--timeout S] [--no-measure]
+//   tkm-run run <exercise-dir> <kernel.cu> [--meta K=V …] [--config K=V,K=V …] [--reset-to-zero OUT …] [--json]
+//               [--timeout S] [--no-measure]
 //   tkm-run compile <exercise-dir> <kernel.cu> [--meta K=V …] [--arch sm_90] [--json]
 //   tkm-run devices [--json]
 //   tkm-run validate <pack-or-folder> [--no-gpu] [--json] [--strict] [--no-compile] [--cc 90] [--timeout S]
@@ -8,6 +9,7 @@
 //   tkm-run --probe      internal: one fault-diagnosis re-run (engine/runner/diagnose.h)
 
 #include "engine/cli/commands.h"
+#include "engine/measure/autotune_phase.h"
 #include "engine/measure/phase.h"
 #include "engine/runner/diagnose.h"
 #include "engine/worker/serve.h"
@@ -48,6 +50,7 @@ int main(int argc, char** argv)
         std::error_code ec;
         options.probeExecutable = std::filesystem::read_symlink("/proc/self/exe", ec);
         options.measure = tkm::measure::makeMeasurePhase();
+        options.autotune = tkm::measure::makeAutotunePhase();
         const int rc = tkm::worker::serve(std::cin, std::cout, std::move(options));
         std::cout.flush();
         if (rc == tkm::worker::kStickyExit) {

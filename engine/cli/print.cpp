@@ -132,6 +132,9 @@ std::string formatReport(const report::RunReport& r)
     if (r.error) {
         out += fmt::format("error     {}: {}\n", r.error->kind, r.error->message);
     }
+    if (r.autotune) {
+        out += report::formatAutotuneText(*r.autotune);
+    }
     out += fmt::format("verdict   {}{}\n", verdictWord(r.verdict), r.summary.empty() ? "" : " — " + r.summary);
     return out;
 }

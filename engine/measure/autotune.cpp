@@ -4,6 +4,9 @@
 #include "engine/cuda/module.h"
 #include "engine/measure/perf_case.h"
 
+#include <memory>
+#include <optional>
+
 namespace tkm::measure {
 namespace {
 
@@ -47,7 +50,7 @@ std::vector<AutotuneWinner> pickWinners(const std::vector<AutotuneSample>& sampl
 
 engine::Expected<AutotuneResult> autotune(Measurer& measurer, CUstream stream, const problem::ExerciseSpec& spec,
                                           const std::string& source, const std::vector<problem::MetaValues>& configs,
-                                          int cc, const TimingOptions& timing)
+                                          int cc, const TimingOptions& timing, const AutotuneProgress& progress)
 {
     if (!spec.autotune)
         return engine::makeError(engine::ErrorKind::BadInput,
@@ -63,47 +66,71 @@ engine::Expected<AutotuneResult> autotune(Measurer& measurer, CUstream stream, c
             return r.error();
         resolved.push_back(*r);
     }
-    AutotuneResult out;
-    for (const problem::MetaValues& meta : resolved) {
-        auto fail = [&](const std::string& why) {
-            for (const auto& shape : spec.autotune->shapes)
-                out.samples.push_back(AutotuneSample{meta, shape, 0, false, why});
-        };
-        auto compiled = compile::compileKernel(compile::learnerRequest(spec, meta, source, "kernel.cu", cc));
+    // Compile and load every configuration first; one that fails gets its reason in all its samples.
+    struct Compiled
+    {
+        std::optional<cuda::Module> module;
+        std::optional<cuda::Kernel> kernel;
+        std::string error;
+    };
+    std::vector<Compiled> kernels(resolved.size());
+    for (size_t i = 0; i < resolved.size(); ++i) {
+        auto compiled = compile::compileKernel(compile::learnerRequest(spec, resolved[i], source, "kernel.cu", cc));
         if (!compiled) {
-            fail(compiled.error().message);
+            kernels[i].error = compiled.error().message;
             continue;
         }
         if (!compiled->ok) {
-            fail("does not compile: " + compiled->firstError());
+            kernels[i].error = "does not compile: " + compiled->firstError();
             continue;
         }
         auto module = cuda::Module::load(compiled->cubin);
         if (!module) {
-            fail(module.error().message);
+            kernels[i].error = module.error().message;
             continue;
         }
         auto kernel = module->kernel(compiled->loweredName);
         if (!kernel) {
-            fail(kernel.error().message);
+            kernels[i].error = kernel.error().message;
             continue;
         }
-        int shapeIndex = 0;
-        for (const auto& shape : spec.autotune->shapes) {
-            AutotuneSample s{meta, shape, 0, false, {}};
-            problem::Case c;
-            c.name = "autotune shape " + std::to_string(shapeIndex + 1);
-            c.sizes = shape;
-            auto pc = PerfCase::create(measurer, spec, meta, c, 1000 + shapeIndex++);
-            if (!pc) {
-                s.error = pc.error().message;
-                out.samples.push_back(std::move(s));
+        kernels[i].module = std::move(*module);
+        kernels[i].kernel = *kernel;
+    }
+    // Shape-outer: each shape's inputs are generated and uploaded once and shared by every configuration (the
+    // buffers do not depend on meta-parameters; the launch does).
+    const size_t nShapes = spec.autotune->shapes.size();
+    std::vector<AutotuneSample> grid(resolved.size() * nShapes);
+    const int total = static_cast<int>(grid.size());
+    for (size_t si = 0; si < nShapes; ++si) {
+        const auto& shape = spec.autotune->shapes[si];
+        problem::Case c;
+        c.name = "autotune shape " + std::to_string(si + 1);
+        c.sizes = shape;
+        std::unique_ptr<PerfCase> pc;
+        std::string shapeError;
+        if (auto created = PerfCase::create(measurer, spec, resolved.front(), c, 1000 + static_cast<int>(si)))
+            pc = std::move(*created);
+        else
+            shapeError = created.error().message;
+        for (size_t ci = 0; ci < resolved.size(); ++ci) {
+            AutotuneSample& s = grid[ci * nShapes + si];
+            s.config = resolved[ci];
+            s.shape = shape;
+            if (progress)
+                progress(static_cast<int>(si * resolved.size() + ci + 1), total, s);
+            if (!kernels[ci].error.empty() || !shapeError.empty()) {
+                s.error = kernels[ci].error.empty() ? shapeError : kernels[ci].error;
                 continue;
             }
-            auto w = (*pc)->workload(*kernel, (*pc)->instance().launch, spec.kernel);
+            auto inst = problem::instantiate(spec, c, resolved[ci], 1000 + static_cast<int>(si));
+            if (!inst) {
+                s.error = inst.error().message;
+                continue;
+            }
+            auto w = pc->workload(*kernels[ci].kernel, inst->launch, spec.kernel);
             if (!w) {
                 s.error = w.error().message;
-                out.samples.push_back(std::move(s));
                 continue;
             }
             auto t = measurer.time(*w, stream, timing);
@@ -113,9 +140,10 @@ engine::Expected<AutotuneResult> autotune(Measurer& measurer, CUstream stream, c
             }
             s.medianMs = t->samples.medianMs;
             s.settled = t->settled;
-            out.samples.push_back(std::move(s));
         }
     }
+    AutotuneResult out;
+    out.samples = std::move(grid);
     out.winners = pickWinners(out.samples, spec.autotune->key);
     return out;
 }

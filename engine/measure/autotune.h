@@ -6,6 +6,7 @@
 #include "engine/measure/measure.h"
 #include "engine/problem/instance.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -43,12 +44,16 @@ struct AutotuneResult
 std::vector<AutotuneWinner> pickWinners(const std::vector<AutotuneSample>& samples,
                                         const std::vector<std::string>& key);
 
+/// Called before each (configuration, shape) is timed: `done` of `total` (1-based), and the sample's config/shape.
+using AutotuneProgress = std::function<void(int done, int total, const AutotuneSample& sample)>;
+
 /// Compiles `source` once per configuration (NVRTC for compute capability `cc`, major·10 + minor), times it on
-/// every shape of spec.autotune and picks the winners. Errors: the spec has no `autotune`, fewer configurations
+/// every shape of spec.autotune (each shape's inputs generated once) and picks the winners. Errors: the spec has no `autotune`, fewer configurations
 /// than its `min_configs`, or a configuration that names an unknown meta-parameter (BadInput, from resolveMeta).
 /// A configuration that fails to compile or launch is recorded in its samples' `error`, not returned as an Error.
 engine::Expected<AutotuneResult> autotune(Measurer& measurer, CUstream stream, const problem::ExerciseSpec& spec,
                                           const std::string& source, const std::vector<problem::MetaValues>& configs,
-                                          int cc, const TimingOptions& timing = {});
+                                          int cc, const TimingOptions& timing = {},
+                                          const AutotuneProgress& progress = {});
 
 } // namespace tkm::measure

@@ -163,6 +163,10 @@ struct Autotune
     std::vector<std::string> key;                       ///< size names the winner is keyed on
     std::vector<std::map<std::string, int64_t>> shapes; ///< sizes to time each configuration on
     int minConfigs = 1;                                 ///< fewest configurations the learner lists
+    /// The learner must declare the spec's reset_to_zero outputs when tuning (JSON "declare_reset_to_zero"):
+    /// in a tuning job only the outputs the job declares are zeroed between the autotuner's repeated launches,
+    /// as @triton.autotune(reset_to_zero=[…]) does; false: the engine zeroes the spec's list itself.
+    bool declareResetToZero = false;
 };
 
 /// A parsed, validated exercise.json.

@@ -301,7 +301,7 @@ ExerciseSpec SpecParser::parse(const json& root)
         }
     }
     if (const json* a = optional(root, "autotune")) {
-        checkKeys(*a, "/autotune", {"key", "shapes", "min_configs"});
+        checkKeys(*a, "/autotune", {"key", "shapes", "min_configs", "declare_reset_to_zero"});
         Autotune at;
         const json& key = required(*a, "/autotune", "key");
         if (!key.is_array() || key.empty()) {
@@ -333,6 +333,12 @@ ExerciseSpec SpecParser::parse(const json& root)
                 fail("/autotune/min_configs", "must be between 1 and 1000");
             }
             at.minConfigs = static_cast<int>(v);
+        }
+        if (const json* d = optional(*a, "declare_reset_to_zero")) {
+            if (!d->is_boolean()) {
+                fail("/autotune/declare_reset_to_zero", "must be true or false");
+            }
+            at.declareResetToZero = d->get<bool>();
         }
         spec.autotune = std::move(at);
     }

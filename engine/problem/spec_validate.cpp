@@ -91,6 +91,10 @@ void SpecParser::validateCrossRefs(ExerciseSpec& spec) const
         for (std::size_t i = 0; i < spec.autotune->shapes.size(); ++i) {
             sameSizes(spec.autotune->shapes[i], child("/autotune/shapes", i));
         }
+        if (spec.autotune->declareResetToZero && spec.resetToZero.empty()) {
+            fail("/autotune/declare_reset_to_zero",
+                 "is true but the spec has no reset_to_zero outputs for the learner to declare");
+        }
     }
 }
 

@@ -238,6 +238,9 @@ void to_json(json& j, const CaseInfo& v)
         j["outputs"] = v.outputs;
     }
     putOpt(j, "nondeterministic", v.nondeterministic);
+    if (!v.accumulated.empty()) {
+        j["accumulated"] = v.accumulated;
+    }
     putStr(j, "message", v.message);
 }
 
@@ -250,6 +253,7 @@ void from_json(const json& j, CaseInfo& v)
     getOr(j, "block", v.block);
     getOr(j, "outputs", v.outputs);
     getOpt(j, "nondeterministic", v.nondeterministic);
+    getOr(j, "accumulated", v.accumulated);
     getOr(j, "message", v.message);
 }
 
@@ -410,6 +414,7 @@ void to_json(json& j, const RunReport& v)
     if (!v.baselines.empty()) {
         j["baselines"] = v.baselines;
     }
+    putOpt(j, "autotune", v.autotune);
     if (!v.stagesMs.empty()) {
         j["stages_ms"] = v.stagesMs;
     }
@@ -437,6 +442,7 @@ void from_json(const json& j, RunReport& v)
     getOpt(j, "ceilings", v.ceilings);
     getOpt(j, "roofline", v.roofline);
     getOr(j, "baselines", v.baselines);
+    getOpt(j, "autotune", v.autotune);
     getOr(j, "stages_ms", v.stagesMs);
     getOpt(j, "error", v.error);
 }

@@ -3,6 +3,8 @@
 // Optional fields (std::optional, or empty vectors marked below) are absent from the JSON when not set,
 // never null. from_json accepts exactly what to_json writes, and ignores unknown keys (newer minor fields).
 
+#include "engine/report/autotune_info.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -107,6 +109,8 @@ struct CaseInfo
     std::vector<int64_t> block;           ///< 3 numbers (absent when empty)
     std::vector<OutputInfo> outputs;      ///< checked outputs (absent when empty)
     std::optional<bool> nondeterministic; ///< second launch differed
+    /// Tuning jobs: outputs that accumulated across the repeated launches on the same buffers (absent when empty).
+    std::vector<std::string> accumulated;
     std::string message;                  ///< sentence (absent when empty)
 };
 
@@ -210,6 +214,7 @@ struct RunReport
     std::optional<CeilingsInfo> ceilings; ///< measure phase
     std::optional<RooflineInfo> roofline; ///< measure phase
     std::vector<BaselineInfo> baselines;  ///< absent when empty
+    std::optional<AutotuneInfo> autotune; ///< tuning job (request field `configs`)
     StagesMs stagesMs;                    ///< absent when empty
     std::optional<ErrorInfo> error;       ///< verdict error
 };

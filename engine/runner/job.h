@@ -29,8 +29,13 @@ struct Job
     bool measure = false;                 ///< after every case passes, run the measure phase (when one is installed)
     std::vector<int> cases;               ///< case indices to run (empty: all)
     std::optional<int> computeCapability; ///< compile for this cc (major·10 + minor) instead of the GPU's
-    /// Replaces the spec's reset_to_zero list (a bug variant's "reset_to_zero", docs/exercise-spec.md).
+    /// Outputs zeroed before every launch (request field "reset_to_zero"). In a plain job it replaces the spec's
+    /// list (a bug variant's "reset_to_zero", docs/exercise-spec.md); in a tuning job it is the learner's
+    /// declaration, as @triton.autotune(reset_to_zero=[…]): the outputs zeroed between the autotuner's launches.
     std::optional<std::vector<std::string>> resetToZero;
+    /// Tuning job (request field "configs"): meta-parameter sets, each checked on the cases and then timed on
+    /// every shape of the spec's `autotune` block (values not named come from `meta`, then the defaults).
+    std::vector<problem::MetaValues> configs;
 };
 
 /// A progress message (worker protocol: {"type": "progress", "stage", "case", "of", "text"}).

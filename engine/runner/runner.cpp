@@ -6,6 +6,7 @@
 #include "engine/problem/generate.h"
 #include "engine/report/convert.h"
 #include "engine/runner/case_run.h"
+#include "engine/runner/check_case.h"
 #include "engine/runner/diagnose.h"
 #include "engine/runner/subprocess.h"
 
@@ -37,15 +38,6 @@ struct Loaded
 {
     cuda::Module module;
     cuda::Kernel kernel;
-};
-
-// What one case produced.
-struct CaseOutcome
-{
-    report::CaseInfo info;
-    std::optional<cuda::CudaFailure> fault; // sticky error: the process must stop
-    int faultLaunch = 0;                    // 1 or 2
-    std::optional<engine::Error> engineError;
 };
 
 } // namespace
@@ -141,191 +133,6 @@ engine::Expected<const Loaded*> load(std::map<std::string, std::unique_ptr<Loade
     return raw;
 }
 
-std::string sentenceForLaunchError(const detail::LaunchOutcome& o)
-{
-    if (o.failure && o.failure->code == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES) {
-        return fmt::format("The launch failed: {} ({}): the block needs more registers than an SM has; use "
-                           "fewer warps or fewer registers.",
-                           o.failure->text, o.failure->name);
-    }
-    return "The launch failed: " + o.error.message;
-}
-
-// Runs one case: first launch (end guards), reference, check, second launch (start guards), bitwise compare.
-CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const cuda::Kernel& learner,
-                    const cuda::Kernel& reference, const problem::ProblemInstance& inst)
-{
-    CaseOutcome out;
-    report::CaseInfo& ci = out.info;
-    ci.name = inst.caseName;
-    ci.sizes = inst.sizes;
-    ci.grid.assign(inst.launch.grid.begin(), inst.launch.grid.end());
-    ci.block.assign(inst.launch.block.begin(), inst.launch.block.end());
-
-    auto images = problem::generateInputs(inst, true);
-    if (!images) {
-        out.engineError = images.error();
-        return out;
-    }
-    // Launch 1: every buffer ends flush against an unmapped granule; canaries before.
-    detail::GuardPlan endPlan;
-    auto first = detail::prepareArgs(ctx, stream, inst, *images, detail::Side::Learner, endPlan);
-    if (!first) {
-        out.engineError = first.error();
-        return out;
-    }
-    const detail::LaunchOutcome l1 = detail::launchAndWait(learner, inst.launch, *first, stream);
-    if (!l1.ok) {
-        if (l1.sticky()) {
-            out.fault = l1.failure;
-            out.faultLaunch = 1;
-            ci.verdict = "fault";
-            return out;
-        }
-        ci.verdict = "fail";
-        ci.message = sentenceForLaunchError(l1);
-        return out;
-    }
-
-    // Reference on the same rounded inputs, in float64.
-    auto ref = detail::prepareArgs(ctx, stream, inst, *images, detail::Side::Reference, endPlan);
-    if (!ref) {
-        out.engineError = ref.error();
-        return out;
-    }
-    const detail::LaunchOutcome lr = detail::launchAndWait(reference, inst.referenceLaunch, *ref, stream);
-    if (!lr.ok) {
-        out.engineError =
-            engine::makeError(engine::ErrorKind::Internal,
-                              "The exercise's reference kernel failed: " + lr.error.message, lr.error.detail);
-        if (lr.sticky()) {
-            out.fault = lr.failure;
-            out.faultLaunch = 0;
-        }
-        return out;
-    }
-
-    std::vector<check::OutputCheck> checks;
-    std::vector<std::vector<std::byte>> firstImages(inst.args.size());
-    std::vector<std::vector<std::byte>> refImages(inst.args.size());
-    std::vector<std::string> extra;
-    for (size_t i = 0; i < inst.args.size(); ++i) {
-        const problem::ArgInstance& arg = inst.args[i];
-        if (arg.kind != problem::ParamKind::Buffer) {
-            continue;
-        }
-        auto got = detail::download(*first, i, stream);
-        if (!got) {
-            out.engineError = got.error();
-            return out;
-        }
-        auto damage = first->buffers[i]->checkCanaries(stream);
-        if (!damage) {
-            out.engineError = damage.error();
-            return out;
-        }
-        if (arg.role == problem::Role::In) {
-            const auto* img = images->find(arg.name);
-            if (img != nullptr && std::memcmp(img->learner.data(), got->data(), got->size()) != 0) {
-                extra.push_back(
-                    fmt::format("The kernel wrote into the input `{}`, which must stay unchanged.", arg.name));
-            }
-            if (damage->beforeBytes > 0) {
-                extra.push_back(fmt::format("{} bytes just before the input `{}` were overwritten (the nearest {} "
-                                            "bytes before its start): a write before the start?",
-                                            damage->beforeBytes, arg.name, damage->nearestBefore));
-            }
-            continue;
-        }
-        auto refOut = detail::download(*ref, i, stream);
-        if (!refOut) {
-            out.engineError = refOut.error();
-            return out;
-        }
-        check::OutputCheck oc = check::compareOutput(arg, *got, *refOut, inst.toleranceFor(arg.dtype));
-        oc.canaryBeforeStart = damage->beforeBytes;
-        oc.firstCanaryOffset = damage->nearestBefore;
-        checks.push_back(std::move(oc));
-        firstImages[i] = std::move(*got);
-        refImages[i] = std::move(*refOut);
-    }
-    first = engine::Error{}; // release launch 1's buffers before the second launch
-    ref = engine::Error{};
-
-    // Launch 2: fresh buffers, each starting flush after an unmapped granule (reads before the start fault).
-    detail::GuardPlan startPlan;
-    startPlan.fallback.guard = memory::Guard::StartFlush;
-    auto second = detail::prepareArgs(ctx, stream, inst, *images, detail::Side::Learner, startPlan);
-    if (!second) {
-        out.engineError = second.error();
-        return out;
-    }
-    const detail::LaunchOutcome l2 = detail::launchAndWait(learner, inst.launch, *second, stream);
-    if (!l2.ok) {
-        if (l2.sticky()) {
-            out.fault = l2.failure;
-            out.faultLaunch = 2;
-            ci.verdict = "fault";
-            return out;
-        }
-        ci.verdict = "fail";
-        ci.message = "The second launch failed: " + l2.error.message;
-        return out;
-    }
-    // docs/exercise-spec.md "Second launch": a difference beyond the tolerance fails the case as
-    // nondeterministic; a bitwise difference within it (float atomics in another order) is only reported.
-    std::vector<check::DeterminismCheck> determinism; // the failing ones
-    std::vector<std::string> bitwiseOnly;
-    for (size_t i = 0; i < inst.args.size(); ++i) {
-        const problem::ArgInstance& arg = inst.args[i];
-        if (arg.kind != problem::ParamKind::Buffer || arg.role == problem::Role::In) {
-            continue;
-        }
-        auto got = detail::download(*second, i, stream);
-        if (!got) {
-            out.engineError = got.error();
-            return out;
-        }
-        check::DeterminismCheck det = check::compareLaunches(arg, firstImages[i], *got);
-        if (!det.identical()) {
-            const check::OutputCheck again =
-                check::compareOutput(arg, *got, refImages[i], inst.toleranceFor(arg.dtype));
-            if (again.mismatches > 0) {
-                determinism.push_back(std::move(det));
-            } else {
-                bitwiseOnly.push_back(fmt::format(
-                    "The second launch gave other bits in {} elements of `{}` (first at {}), all within the "
-                    "tolerance: reported, not a failure.",
-                    det.differing, arg.name, check::formatIndex(det.firstCoords)));
-            }
-        }
-        auto damage = second->buffers[i]->checkCanaries(stream);
-        if (damage && damage->afterBytes > 0) {
-            extra.push_back(fmt::format("{} bytes just past the end of `{}` were overwritten: a write past the end?",
-                                        damage->afterBytes, arg.name));
-        }
-    }
-
-    bool pass = extra.empty();
-    for (const auto& c : checks) {
-        pass = pass && c.pass();
-        ci.outputs.push_back(report::toOutputInfo(c));
-    }
-    const bool nondeterministic = !determinism.empty();
-    ci.nondeterministic = nondeterministic;
-    pass = pass && !nondeterministic;
-    ci.verdict = pass ? "pass" : "fail";
-    std::string msg = check::caseMessage(inst, checks, determinism);
-    for (const auto& e : extra) {
-        msg += (msg.empty() ? "" : " ") + e;
-    }
-    for (const auto& e : bitwiseOnly) {
-        msg += (msg.empty() ? "" : " ") + e;
-    }
-    ci.message = msg;
-    return out;
-}
-
 std::string caseListText(const std::vector<report::CaseInfo>& cases)
 {
     int failed = 0;
@@ -347,7 +154,22 @@ std::string caseListText(const std::vector<report::CaseInfo>& cases)
 
 } // namespace
 
-report::RunReport Runner::run(const Job& job, const ProgressFn& progressIn)
+report::RunReport Runner::run(const Job& job, const ProgressFn& progress)
+{
+    return job.configs.empty() ? runOne(job, progress, false) : runTuning(job, progress);
+}
+
+const cuda::Context* Runner::context() const
+{
+    return m_session ? &m_session->context : nullptr;
+}
+
+const cuda::Stream* Runner::stream() const
+{
+    return m_session ? &m_session->stream : nullptr;
+}
+
+report::RunReport Runner::runOne(const Job& job, const ProgressFn& progressIn, bool tuning)
 {
     const auto t0 = Clock::now();
     const ProgressFn progress = progressIn ? progressIn : [](const Progress&) {};
@@ -360,8 +182,9 @@ report::RunReport Runner::run(const Job& job, const ProgressFn& progressIn)
         return errorReport(std::move(r), spec.error());
     }
     r.exercise = report::ExerciseInfo{spec->id, spec->title, spec->kernel};
-    if (job.resetToZero) {
-        spec->resetToZero = *job.resetToZero;
+    auto repeat = detail::applyResetToZero(job, tuning, *spec);
+    if (!repeat) {
+        return errorReport(std::move(r), repeat.error());
     }
     auto meta = problem::resolveMeta(*spec, job.meta);
     if (!meta) {
@@ -470,7 +293,8 @@ report::RunReport Runner::run(const Job& job, const ProgressFn& progressIn)
         if (!inst) {
             return errorReport(std::move(r), inst.error());
         }
-        CaseOutcome co = runCase(s.context, s.stream, (*learner)->kernel, (*reference)->kernel, *inst);
+        detail::CaseOutcome co =
+            detail::runCase(s.context, s.stream, (*learner)->kernel, (*reference)->kernel, *inst, *repeat);
         if (co.fault) {
             s.broken = true;
         }

@@ -42,6 +42,24 @@ struct MeasureInput
     const ProgressFn& progress;             ///< for "timing"/"traffic"/"baseline" progress
 };
 
+/// What the autotune phase gets: a live context and stream, the learner's source and the configurations that
+/// passed every case (resolved), with their indices in the report's autotune.configs.
+struct AutotuneInput
+{
+    const cuda::Context& context;                     ///< current, healthy context
+    const cuda::Stream& stream;                       ///< the runner's stream
+    const problem::ExerciseSpec& spec;                ///< the exercise (has an `autotune` block)
+    const std::string& source;                        ///< the learner's kernel text
+    const std::vector<problem::MetaValues>& configs;  ///< configurations to time, meta values resolved
+    const std::vector<int>& configIndices;            ///< index of each in report.autotune.configs
+    int cc = 0;                                       ///< compute capability (major·10 + minor)
+    const ProgressFn& progress;                       ///< for "autotune" progress
+};
+
+/// The autotune phase (engine/measure/autotune_phase.h): times every configuration on every autotune shape and
+/// fills samples and winners of the report's autotune section. An Error is recorded in its note, not fatal.
+using AutotuneFn = std::function<engine::Status(const AutotuneInput& input, report::AutotuneInfo& autotune)>;
+
 /// The measure phase (engine/measure): fills timing/traffic/ceilings/roofline/baselines of the report.
 /// Called only when the job asks for it and every case passed. An Error is recorded, not fatal.
 using MeasureFn = std::function<engine::Status(const MeasureInput& input, report::RunReport& report)>;
@@ -53,6 +71,7 @@ struct RunnerOptions
     std::filesystem::path probeExecutable; ///< tkm-run for --probe (empty: defaultTkmRunPath())
     double probeTimeoutS = 8;              ///< per probe process [s]
     MeasureFn measure;                     ///< measure phase; none: timing fields stay absent
+    AutotuneFn autotune;                   ///< autotune phase of tuning jobs; none: nothing is timed
 };
 
 /// Runs jobs; keeps the CUDA context, stream and loaded modules warm between jobs. Not thread-safe: one job at
@@ -66,7 +85,9 @@ public:
     Runner(const Runner&) = delete;            ///< owns CUDA state
     Runner& operator=(const Runner&) = delete; ///< owns CUDA state
 
-    /// Runs one job and returns its report (never throws; engine problems become verdict "error").
+    /// Runs one job and returns its report (never throws; engine problems become verdict "error"). A tuning job
+    /// (job.configs) checks every configuration on the cases, launching each case kTuningLaunches times on the
+    /// same buffers, then times the passing ones with the autotune phase (report section `autotune`).
     report::RunReport run(const Job& job, const ProgressFn& progress = {});
     /// A sticky CUDA error happened: the process must send its report and exit (the context is unusable).
     bool mustExit() const;
@@ -74,6 +95,10 @@ public:
     std::optional<report::DeviceInfo> device(std::string* why = nullptr);
 
 private:
+    report::RunReport runOne(const Job& job, const ProgressFn& progress, bool tuning);
+    report::RunReport runTuning(const Job& job, const ProgressFn& progress); // tuning.cpp
+    const cuda::Context* context() const;                                   // nullptr before the first GPU job
+    const cuda::Stream* stream() const;                                     // nullptr before the first GPU job
     struct Session;
     RunnerOptions m_options;
     std::unique_ptr<Session> m_session;

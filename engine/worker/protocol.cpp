@@ -6,6 +6,31 @@ namespace tkm::worker {
 
 using nlohmann::json;
 
+engine::Expected<std::vector<problem::MetaValues>> configsFromJson(const json& c)
+{
+    const std::string usage = "request field \"configs\" must be an array of objects of integers, e.g. "
+                              "[{\"BLOCK_SIZE\": 256, \"NUM_WARPS\": 2}, {\"BLOCK_SIZE\": 1024}]";
+    if (!c.is_array()) {
+        return engine::makeError(engine::ErrorKind::BadInput, usage);
+    }
+    std::vector<problem::MetaValues> out;
+    for (std::size_t i = 0; i < c.size(); ++i) {
+        if (!c[i].is_object()) {
+            return engine::makeError(engine::ErrorKind::BadInput, fmt::format("{} (entry {} is not an object)", usage, i));
+        }
+        problem::MetaValues config;
+        for (const auto& [k, v] : c[i].items()) {
+            if (!v.is_number_integer()) {
+                return engine::makeError(engine::ErrorKind::BadInput,
+                                         fmt::format("request field \"configs\": entry {}: {} must be an integer", i, k));
+            }
+            config[k] = v.get<int64_t>();
+        }
+        out.push_back(std::move(config));
+    }
+    return out;
+}
+
 json jobRequest(const runner::Job& job, const json& id)
 {
     json j = {{"id", id},
@@ -25,6 +50,9 @@ json jobRequest(const runner::Job& job, const json& id)
     }
     if (job.resetToZero) {
         j["reset_to_zero"] = *job.resetToZero;
+    }
+    if (!job.configs.empty()) {
+        j["configs"] = job.configs;
     }
     return j;
 }
@@ -101,6 +129,13 @@ engine::Expected<runner::Job> jobFromRequest(const json& j)
             return bad("request field \"reset_to_zero\" must be an array of output names");
         }
         job.resetToZero = std::move(names);
+    }
+    if (j.contains("configs")) {
+        auto configs = configsFromJson(j["configs"]);
+        if (!configs) {
+            return configs.error();
+        }
+        job.configs = std::move(*configs);
     }
     if (j.contains("cc")) {
         if (!j["cc"].is_number_integer() || j["cc"].get<int>() < 50) {

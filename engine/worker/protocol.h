@@ -17,12 +17,16 @@
 namespace tkm::worker {
 
 /// Request of a job: {"id", "op": "run" | "compile", "exercise", "source", "source_name", "meta", "measure",
-/// "cases", "cc"}. `op` follows job.mode.
+/// "cases", "cc", "reset_to_zero", "configs"}. `op` follows job.mode.
 nlohmann::json jobRequest(const runner::Job& job, const nlohmann::json& id);
 
 /// Parses a run/compile request. Errors (BadInput) name the field: "request field \"source\" is missing",
 /// "request field \"meta\" must be an object of integers", …
 engine::Expected<runner::Job> jobFromRequest(const nlohmann::json& request);
+
+/// Parses a request's "configs": an array of objects of integers (one meta-parameter set each). Errors
+/// (BadInput) say which entry is wrong and show the expected form.
+engine::Expected<std::vector<problem::MetaValues>> configsFromJson(const nlohmann::json& configs);
 
 /// {"id", "type": "progress", "stage", "case", "of", "text", "case_name"}.
 nlohmann::json progressMessage(const nlohmann::json& id, const runner::Progress& p);

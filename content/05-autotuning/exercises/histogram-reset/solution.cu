@@ -1,6 +1,6 @@
 // Histogram in Triton's style: program pid owns BLOCK_SIZE values, counts them privately, then accumulates
-// its counts into the global output. Accumulating into `hist` is only correct on a zeroed buffer: the spec
-// declares reset_to_zero: ["hist"], the analog of @triton.autotune(reset_to_zero=["hist_ptr"]).
+// its counts into the global output. Accumulating into `hist` is only correct on a zeroed buffer: when tuning,
+// declare reset_to_zero: ["hist"], the analog of @triton.autotune(reset_to_zero=["hist_ptr"]).
 extern "C" __global__ void histogram(const int* __restrict__ x, int* __restrict__ hist, int n, int num_bins)
 {
     extern __shared__ int local[];  // num_bins counters, this program's private histogram

@@ -1,7 +1,7 @@
 // hist[b] = number of i < n with x[i] == b, for 0 <= b < num_bins.
 // Program blockIdx.x owns x[blockIdx.x * BLOCK_SIZE ...] (BLOCK_SIZE values); the block has 32 * NUM_WARPS threads
-// and num_bins ints of dynamic shared memory. Several programs add into the same bins of `hist`, which the
-// engine zeroes before every launch (reset_to_zero in the spec).
+// and num_bins ints of dynamic shared memory. Several programs add into the same bins of `hist`, which starts
+// at zero; when you tune, declare reset_to_zero for it so that it is zeroed before every launch.
 extern "C" __global__ void histogram(const int* __restrict__ x, int* __restrict__ hist, int n, int num_bins)
 {
     extern __shared__ int local[];  // this program's private histogram

@@ -1,0 +1,56 @@
+#pragma once
+// Internal to the runner: one correctness case of one kernel — first launch on buffers guarded at the end,
+// the float64 reference on the same rounded inputs, the check, a second launch on fresh buffers guarded at the
+// start and the bit-for-bit comparison of the two (docs/exercise-spec.md, "Second launch"). A tuning job repeats
+// the first launch on the same buffers, as the autotuner's benchmark runs do, and diagnoses outputs that
+// accumulate across those launches.
+
+#include "engine/cuda/context.h"
+#include "engine/cuda/driver.h"
+#include "engine/cuda/module.h"
+#include "engine/problem/instance.h"
+#include "engine/report/run_report.h"
+#include "engine/runner/job.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tkm::runner::detail {
+
+/// Launches per case on the same buffers in a tuning job (the autotuner's warm-up and timed runs, in small).
+inline constexpr int kTuningLaunches = 3;
+
+/// How often the first launch runs on the same buffers, and what is zeroed in between.
+struct RepeatPlan
+{
+    int launches = 1;                      ///< 1: a plain job; kTuningLaunches in a tuning job
+    std::vector<std::string> resetBetween; ///< outputs zeroed before each repeated launch (declared or the spec's)
+    std::vector<std::string> mustDeclare;  ///< outputs the learner must declare in reset_to_zero but did not
+};
+
+/// What one case produced.
+struct CaseOutcome
+{
+    report::CaseInfo info;                    ///< the case's report entry
+    std::optional<cuda::CudaFailure> fault;   ///< sticky error: the process must stop
+    int faultLaunch = 0;                      ///< 1 or 2 (0: the reference faulted)
+    std::optional<engine::Error> engineError; ///< the engine could not run the case
+};
+
+/// Applies the job's reset_to_zero to `spec` and returns the launch plan of its cases. A plain job's list
+/// replaces the spec's (a bug variant). A tuning job's list is the learner's declaration: the spec's and the
+/// declared outputs start at zero; between the repeated launches the declared ones are zeroed, plus the spec's
+/// own list unless its autotune block has declare_reset_to_zero. Errors (BadInput): a name that is not an out or
+/// inout buffer of the kernel.
+engine::Expected<RepeatPlan> applyResetToZero(const Job& job, bool tuning, problem::ExerciseSpec& spec);
+
+/// Runs one case of `inst` with `learner` and checks it against `reference` (see the file comment).
+CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const cuda::Kernel& learner,
+                    const cuda::Kernel& reference, const problem::ProblemInstance& inst, const RepeatPlan& repeat = {});
+
+/// The sentence for outputs that accumulated across repeated launches: names the missing reset_to_zero
+/// declaration when the outputs are in `repeat.mustDeclare`.
+std::string accumulationMessage(const std::vector<std::string>& accumulated, const RepeatPlan& repeat);
+
+} // namespace tkm::runner::detail
