@@ -112,9 +112,14 @@ ExerciseView::ExerciseView(const course::Activity &activity, const ActivityConte
   m_compare->setToolTip(tr("Run the solution too and draw it beside your kernel in the results charts."));
   m_compare->setEnabled(false);
   auto *findButton = new QPushButton(tr("&Find…"), right);
-  for (QPushButton *b : {m_run, resetButton, m_hint, m_solution, m_compare, findButton})
-    bar->addWidget(b);
+  // Two rows, so the editor side stays narrow enough for the prompt: the meta-parameters and Run, then the rest.
+  bar->addWidget(m_run);
   rightLayout->addLayout(bar);
+  auto *actions = new QHBoxLayout;
+  for (QPushButton *b : {resetButton, m_hint, m_solution, m_compare, findButton})
+    actions->addWidget(b);
+  actions->addStretch();
+  rightLayout->addLayout(actions);
 
   auto *editorSplit = new QSplitter(Qt::Vertical, right);
   m_editor = new KernelEditor(editorSplit);

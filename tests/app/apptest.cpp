@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QtDebug>
@@ -16,7 +17,9 @@ void initTestEnvironment()
 {
   QStandardPaths::setTestModeEnabled(true);
   QCoreApplication::setOrganizationName(QStringLiteral("tkm-test"));
-  QCoreApplication::setApplicationName(QStringLiteral("tkm-gui-test"));
+  // One settings file and app-data folder per test program: ctest -j runs them at once, and each wipes its own.
+  QCoreApplication::setApplicationName(QStringLiteral("tkm-gui-test-") +
+                                       QFileInfo(QCoreApplication::applicationFilePath()).completeBaseName());
   QSettings().clear();
   QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
 }

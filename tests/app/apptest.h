@@ -10,7 +10,8 @@ struct Course;
 
 namespace tkm::apptest {
 
-/// Puts QStandardPaths in test mode, names the app, and wipes the settings and app-data of earlier runs.
+/// Puts QStandardPaths in test mode, names the app after the test program (so parallel tests do not share
+/// settings or app-data), and wipes the settings and app-data of its earlier runs.
 void initTestEnvironment();
 /// The built-in content root (env TKM_CONTENT_DIR, else the compiled-in one).
 QString realContentDir();

@@ -148,7 +148,8 @@ private:
     view.resize(1300, 620);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
-    QStringList names{QStringLiteral("h200-vector-add.json"), QStringLiteral("synthetic-pass.json"),
+    QStringList names{QStringLiteral("h200-vector-add.json"), QStringLiteral("h200-autotune-row-sum.json"),
+                      QStringLiteral("synthetic-pass.json"),
                       QStringLiteral("synthetic-fail.json"), QStringLiteral("synthetic-fault.json"),
                       QStringLiteral("synthetic-no-gpu.json")};
     for (const QString &file : names) {
