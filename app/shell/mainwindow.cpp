@@ -19,6 +19,7 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "modules/course/loader.h"
@@ -90,8 +91,9 @@ MainWindow::MainWindow(const QString &workerPath, QWidget *parent) : QMainWindow
   QSettings settings;
   restoreGeometry(settings.value(QLatin1String(settings::kGeometry)).toByteArray());
   if (!restoreState(settings.value(QLatin1String(settings::kWindowState)).toByteArray()))
-    // First start: the activity gets most of the height; the results dock a quarter until a run fills it.
-    resizeDocks({m_resultsDock}, {height() / 4}, Qt::Vertical);
+    // First start: the activity gets most of the height, the results dock a quarter (or its minimum height when
+    // that is more). The dock layout exists only once the window is shown, hence after the constructor.
+    QTimer::singleShot(0, this, [this] { resizeDocks({m_resultsDock}, {height() / 4}, Qt::Vertical); });
   updateActions();
 }
 
