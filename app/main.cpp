@@ -50,10 +50,11 @@ int exportReport(const QCommandLineParser &parser, const QString &file, const QS
 
 int main(int argc, char *argv[])
 {
-  // Exporting shows no window: let it run where no display is.
+  // Exporting and the help and version texts show no window: let them run where no display is.
   for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], "--export-report") == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-      qputenv("QT_QPA_PLATFORM", "offscreen");
+    for (const char *windowless : {"--export-report", "--help", "-h", "--help-all", "--version", "-v"})
+      if (std::strcmp(argv[i], windowless) == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("tkm"));
   QApplication::setApplicationName(QStringLiteral("triton-kernel-mastery"));

@@ -164,7 +164,10 @@ QString ReportExporter::html(bool embedImages) const
 
     out << "<h2>" << esc(tr("Weak topics")) << "</h2>";
     if (d.review.empty())
-        out << "<p>" << esc(tr("Nothing to review: every question, bug and exercise tried so far was solved."))
+        out << "<p>"
+            << esc(d.firstUtc.isValid()
+                       ? tr("Nothing to review: every question, bug and exercise tried so far was solved.")
+                       : tr("Nothing tried yet: answer a quiz or run an exercise, and what you miss shows here."))
             << "</p>";
     for (const auto& m : d.review) {
         out << "<h3>" << esc(m.title) << "</h3><ul>";

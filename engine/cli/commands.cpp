@@ -126,7 +126,7 @@ void registerRun(CLI::App& app, int& exitCode)
 {
     auto args = std::make_shared<JobArgs>();
     auto timeout = std::make_shared<double>(10.0);
-    auto measure = std::make_shared<bool>(true);
+    auto noMeasure = std::make_shared<bool>(false);
     auto configs = std::make_shared<std::vector<std::string>>();
     auto resets = std::make_shared<std::vector<std::string>>();
     CLI::App* cmd = app.add_subcommand("run", "compile a kernel, run it on every case on the GPU, and check it");
@@ -144,15 +144,16 @@ void registerRun(CLI::App& app, int& exitCode)
     cmd->add_option("--timeout", *timeout,
                     "seconds a job may take before it is stopped (default 10; with --config 20 per configuration)")
         ->check(CLI::PositiveNumber);
-    cmd->add_flag("--measure,!--no-measure", *measure,
-                 "after every case passes, time the kernel and measure its DRAM traffic (default; --no-measure skips it)");
-    cmd->callback([cmd, args, timeout, measure, configs, resets, &exitCode] {
+    // Measuring is the default: only its opt-out is a flag.
+    cmd->add_flag("--no-measure", *noMeasure,
+                  "check the cases only: skip timing and the DRAM traffic measurement that follow a pass");
+    cmd->callback([cmd, args, timeout, noMeasure, configs, resets, &exitCode] {
         auto job = makeJob(*args, runner::Mode::Run);
         if (!job || !addTuning(*job, *configs, *resets, cmd->count("--reset-to-zero") > 0)) {
             exitCode = 2;
             return;
         }
-        job->measure = *measure;
+        job->measure = !*noMeasure;
         worker::ClientOptions options;
         // A tuning job checks and times every configuration: by default allow 20 s for each.
         const double seconds = cmd->count("--timeout") == 0 && !job->configs.empty()
