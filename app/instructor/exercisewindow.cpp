@@ -13,7 +13,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPointer>
-#include <QUndoStack>
 
 #include <memory>
 
@@ -27,9 +26,8 @@ ExerciseWindow::ExerciseWindow(QWidget *parent) : QMainWindow(parent)
   setCentralWidget(m_editor);
   resize(1300, 860);
 
+  // Save, Undo and Redo (with their shortcuts) are the editor's own toolbar actions; the menu adds the rest.
   QMenu *file = menuBar()->addMenu(tr("&File"));
-  QAction *saveAction = file->addAction(tr("&Save exercise"), this, [this] { save(); });
-  saveAction->setShortcut(QKeySequence::Save);
   QAction *validate = file->addAction(tr("&Validate"), m_editor, &ExerciseEditor::validate);
   validate->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
   validate->setToolTip(tr("Compile every source and, with a GPU, run the solution, the bug variants and the starter."));
@@ -37,18 +35,11 @@ ExerciseWindow::ExerciseWindow(QWidget *parent) : QMainWindow(parent)
   QAction *close = file->addAction(tr("&Close"), this, &QWidget::close);
   close->setShortcut(QKeySequence::Close);
 
-  QMenu *edit = menuBar()->addMenu(tr("&Edit"));
-  QAction *undo = m_editor->undoStack()->createUndoAction(this, tr("&Undo"));
-  undo->setShortcut(QKeySequence::Undo);
-  QAction *redo = m_editor->undoStack()->createRedoAction(this, tr("&Redo"));
-  redo->setShortcut(QKeySequence::Redo);
-  edit->addAction(undo);
-  edit->addAction(redo);
-
   connect(m_editor, &ExerciseEditor::modifiedChanged, this, [this](bool modified) {
     setWindowModified(modified);
     updateTitle();
   });
+  connect(m_editor, &ExerciseEditor::saved, this, &ExerciseWindow::saved);
 }
 
 bool ExerciseWindow::open(const QString &exerciseDir, QString *error)
@@ -70,18 +61,15 @@ void ExerciseWindow::updateTitle()
 bool ExerciseWindow::save()
 {
   QString error;
-  if (!m_editor->save(&error)) {
-    const QString title = tr("The exercise was not saved");
-    const QString text = tr("%1\n\nYour edits are still here; fix the problem and save again.").arg(error);
-    if (m_message)
-      m_message(title, text);
-    else
-      QMessageBox::warning(this, title, text);
-    return false;
-  }
-  setWindowModified(false);
-  emit saved(m_editor->folder());
-  return true;
+  if (m_editor->save(&error))
+    return true; // the editor emits saved(), which this window forwards
+  const QString title = tr("The exercise was not saved");
+  const QString text = tr("%1\n\nYour edits are still here; fix the problem and save again.").arg(error);
+  if (m_message)
+    m_message(title, text);
+  else
+    QMessageBox::warning(this, title, text);
+  return false;
 }
 
 void ExerciseWindow::setMessageHandler(std::function<void(const QString &, const QString &)> handler)
@@ -91,15 +79,10 @@ void ExerciseWindow::setMessageHandler(std::function<void(const QString &, const
 
 void ExerciseWindow::closeEvent(QCloseEvent *event)
 {
-  const bool wasModified = m_editor->isModified();
-  if (!m_editor->maybeSave()) {
+  if (m_editor->maybeSave())
+    event->accept();
+  else
     event->ignore();
-    return;
-  }
-  // maybeSave() saved (or the learner discarded): a save must reach the course as well.
-  if (wasModified && !m_editor->isModified())
-    emit saved(m_editor->folder());
-  event->accept();
 }
 
 std::function<ExerciseWindow *(const QString &)> connectExerciseWindows(InstructorMode *mode, QWidget *mainWindow)

@@ -1,6 +1,6 @@
 #pragma once
 // The window in which an instructor edits one exercise folder of a pack (issue 7): the ExerciseEditor (spec form,
-// kernel sources, Validate) with File and Edit menus. Instructor mode opens it on "Edit exercise…"; saving reloads
+// kernel sources, its Save/Undo/Redo/Validate toolbar) with a File menu. Instructor mode opens it on "Edit exercise…"; saving reloads
 // the course so the learner views and the preview use the new spec.
 
 #include <QMainWindow>
@@ -28,7 +28,7 @@ public:
   void setMessageHandler(std::function<void(const QString &title, const QString &text)> handler);
 
 signals:
-  /// The exercise was written to disk.
+  /// The exercise was written to disk (forwarded from ExerciseEditor::saved).
   void saved(const QString &exerciseDir);
 
 protected:

@@ -24,9 +24,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "engine/common/paths.h"
 #include "modules/course/writer.h"
-
-#include <fstream>
 
 namespace tkm::app {
 
@@ -491,18 +490,14 @@ bool InstructorPage::addNewExercise(const QString &id, const QString &title, QSt
   if (ec)
     return fail(tr("Could not copy the template to %1: %2").arg(qs(target.string()), qs(ec.message())));
   // The copy's spec gets its own id and title; everything else stays as in the template.
-  std::ifstream in(target / "exercise.json", std::ios::binary);
-  SpecJson spec = SpecJson::parse(in, nullptr, false);
-  in.close();
+  const auto text = engine::readTextFile(target / "exercise.json");
+  SpecJson spec = text ? SpecJson::parse(*text, nullptr, false) : SpecJson(nullptr);
   if (spec.is_discarded() || !spec.is_object())
     return fail(tr("The template's exercise.json is not valid JSON: %1").arg(m_exerciseTemplate));
   spec["id"] = id.toStdString();
   spec["title"] = title.toStdString();
-  std::ofstream out(target / "exercise.json", std::ios::binary | std::ios::trunc);
-  out << formatSpecJson(spec) << '\n';
-  out.close();
-  if (!out)
-    return fail(tr("Could not write %1.").arg(qs((target / "exercise.json").string())));
+  if (auto written = engine::writeFileAtomic(target / "exercise.json", formatSpecJson(spec) + '\n'); !written)
+    return fail(qs(written.error().message));
   return addExerciseActivity(qs(target.string())) ||
          fail(tr("The new exercise folder %1 could not be added.").arg(qs(target.string())));
 }

@@ -2,9 +2,10 @@
 
 #include "modules/course/detail/json_file.h"
 
+#include "engine/common/paths.h"
+
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <system_error>
 
 namespace tkm::course {
@@ -211,26 +212,6 @@ std::string moduleJsonText(const Module& module)
     return jsonText(doc);
 }
 
-engine::Status writeText(const fs::path& file, const std::string& text)
-{
-    std::error_code ec;
-    fs::create_directories(file.parent_path(), ec);
-    const fs::path tmp = file.string() + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out.write(text.data(), static_cast<std::streamsize>(text.size()));
-        if (!out) {
-            return engine::makeError(engine::ErrorKind::Io, "cannot write \"" + file.string() +
-                                                                "\"; check that the folder is writable and not full");
-        }
-    }
-    fs::rename(tmp, file, ec);
-    if (ec) {
-        return engine::makeError(engine::ErrorKind::Io, "cannot write \"" + file.string() + "\": " + ec.message());
-    }
-    return {};
-}
-
 } // namespace
 
 fs::path activityRelativePath(const Module& module, std::size_t index)
@@ -290,7 +271,7 @@ engine::Status writeModule(const Module& module, const fs::path& destFolder)
                                  "cannot create the module folder \"" + destFolder.string() + "\": " + ec.message());
     }
     for (const ModuleFile& f : moduleFiles(module)) {
-        if (auto status = writeText(destFolder / f.relative, f.text); !status) {
+        if (auto status = engine::writeFileAtomic(destFolder / f.relative, f.text); !status) {
             return status;
         }
     }

@@ -1,12 +1,12 @@
 // pack.json parsing and writing (docs/packs.md).
 #include "modules/packs/pack.h"
 
+#include "engine/common/paths.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
-#include <fstream>
-#include <sstream>
 #include <tuple>
 
 namespace tkm::packs {
@@ -120,42 +120,10 @@ engine::Expected<PackInfo> parseManifest(std::string_view json, std::string_view
     return info;
 }
 
-engine::Expected<std::string> readFileText(const fs::path& file)
-{
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        return makeError(ErrorKind::Io, "Cannot read " + file.string() + "; check that it exists and is readable.");
-    }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-engine::Status writeFileText(const fs::path& file, std::string_view text)
-{
-    const fs::path tmp = file.string() + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) {
-            return makeError(ErrorKind::Io, "Cannot write " + tmp.string() + "; check the folder's permissions.");
-        }
-        out.write(text.data(), static_cast<std::streamsize>(text.size()));
-        if (!out) {
-            return makeError(ErrorKind::Io, "Writing " + tmp.string() + " failed; check the free disk space.");
-        }
-    }
-    std::error_code ec;
-    fs::rename(tmp, file, ec);
-    if (ec) {
-        return makeError(ErrorKind::Io, "Cannot rename " + tmp.string() + " to " + file.string() + ": " + ec.message());
-    }
-    return {};
-}
-
 engine::Expected<PackInfo> readPack(const fs::path& folder)
 {
     const fs::path manifest = folder / kManifestName;
-    auto text = readFileText(manifest);
+    auto text = engine::readTextFile(manifest);
     if (!text) {
         return makeError(ErrorKind::BadSpec,
                          folder.string() + " is not a pack: it has no readable pack.json (see docs/packs.md).");
@@ -189,7 +157,7 @@ std::string manifestText(const PackInfo& info)
 
 engine::Status writeManifest(const PackInfo& info)
 {
-    return writeFileText(info.folder / kManifestName, manifestText(info));
+    return engine::writeFileAtomic(info.folder / kManifestName, manifestText(info));
 }
 
 } // namespace tkm::packs

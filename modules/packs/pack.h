@@ -51,9 +51,4 @@ std::string manifestText(const PackInfo& info);
 /// Writes `<info.folder>/pack.json` (through a temporary file and a rename).
 engine::Status writeManifest(const PackInfo& info);
 
-/// Reads a whole file; Io error naming the path.
-engine::Expected<std::string> readFileText(const std::filesystem::path& file);
-/// Writes a whole file through `<file>.tmp` and a rename; Io error naming the path.
-engine::Status writeFileText(const std::filesystem::path& file, std::string_view text);
-
 } // namespace tkm::packs

@@ -1,6 +1,8 @@
 // The pack store and the effective course (docs/packs.md).
 #include "modules/packs/store.h"
 
+#include "engine/common/paths.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -20,7 +22,7 @@ constexpr std::string_view kStateFile = "packs-state.json";
 
 std::string moduleIdOf(const fs::path& moduleFolder)
 {
-    auto text = readFileText(moduleFolder / "module.json");
+    auto text = engine::readTextFile(moduleFolder / "module.json");
     if (!text) {
         return {};
     }
@@ -203,7 +205,7 @@ engine::Expected<int> PackStore::restoreBuiltin(const std::string& moduleId)
 
 std::vector<std::string> PackStore::disabledIds() const
 {
-    auto text = readFileText(m_userDataDir / kStateFile);
+    auto text = engine::readTextFile(m_userDataDir / kStateFile);
     std::vector<std::string> ids;
     if (!text) {
         return ids;
@@ -225,7 +227,7 @@ engine::Status PackStore::writeDisabledIds(const std::vector<std::string>& ids) 
     fs::create_directories(m_userDataDir, ec);
     nlohmann::json doc;
     doc["disabled"] = ids;
-    return writeFileText(m_userDataDir / kStateFile, doc.dump(2) + "\n");
+    return engine::writeFileAtomic(m_userDataDir / kStateFile, doc.dump(2) + "\n");
 }
 
 bool PackStore::isEnabled(const std::string& packId) const

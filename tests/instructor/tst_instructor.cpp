@@ -321,6 +321,10 @@ void TestInstructor::editExerciseUsesThePackCopy()
   app::ExerciseWindow *window = findWindow(dir);
   QVERIFY(window);
   QCOMPARE(window->editor()->folder(), dir);
+  int saveShortcuts = 0; // two actions on one key would make Qt call it ambiguous and run neither
+  for (QAction *action : window->findChildren<QAction *>())
+    saveShortcuts += action->shortcut() == QKeySequence(QKeySequence::Save) ? 1 : 0;
+  QCOMPARE(saveShortcuts, 1);
   window->editor()->setSpecValue("/title", app::SpecJson("Edited in the exercise window"));
   QVERIFY(window->editor()->isModified());
   QVERIFY(window->isWindowModified());

@@ -211,6 +211,7 @@ bool ExerciseEditor::save(QString *error)
     return false;
   m_undo->setClean();
   updateTitleLabel();
+  emit saved(folder());
   return true;
 }
 

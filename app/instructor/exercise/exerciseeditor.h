@@ -87,6 +87,8 @@ public:
 signals:
   /// isModified() changed.
   void modifiedChanged(bool modified);
+  /// save() wrote the exercise to `folder` (from the toolbar, Ctrl+S, maybeSave() or a caller).
+  void saved(const QString &folder);
   /// A validation ended; `ok` when every row is as expected (warnings allowed).
   void validationFinished(bool ok);
 
