@@ -169,6 +169,41 @@ struct Autotune
     bool declareResetToZero = false;
 };
 
+/// A constexpr value of the Triton track (JSON "triton"/"meta"): a number or bool as written, an expression over
+/// the case's sizes evaluated per case (a JSON string), or a string constexpr (JSON {"str": "leaky_relu"}).
+struct TritonMeta
+{
+    enum class Kind { Int, Float, Bool, Expr, Str };
+    Kind kind = Kind::Int;  ///< which field holds the value
+    int64_t intValue = 0;   ///< Int
+    double floatValue = 0;  ///< Float
+    bool boolValue = false; ///< Bool
+    std::string text;       ///< Expr: the expression (muparser, sizes in scope); Str: the string
+};
+
+/// The Triton reference kernel of the Triton track (float buffers arrive as fp64 pointers).
+struct TritonReference
+{
+    std::string file;                         ///< relative path of a .py file
+    std::string kernel;                       ///< @triton.jit entry
+    std::vector<std::string> grid;            ///< 1–3 expressions over the sizes
+    std::vector<std::string> params;          ///< spec params bound by position (empty: all, in order)
+    std::map<std::string, TritonMeta> meta;   ///< its constexprs
+};
+
+/// The Triton track of an exercise (JSON "triton", docs/exercise-spec.md "Triton track"): the same params, cases,
+/// launch grid and checks as the CUDA track; kernels are @triton.jit functions in .py files.
+struct TritonTrack
+{
+    std::string kernel;                     ///< entry point (default: the spec's kernel)
+    std::vector<std::string> params;        ///< spec params bound by position to the runtime parameters (empty: all)
+    std::map<std::string, TritonMeta> meta; ///< extra constexprs of this track
+    std::string starter;                    ///< relative path (.py)
+    std::string solution;                   ///< relative path (.py)
+    TritonReference reference;              ///< float64 judge in Triton
+    std::vector<Bug> bugs;                  ///< Triton bug variants
+};
+
 /// A parsed, validated exercise.json.
 struct ExerciseSpec
 {
@@ -194,6 +229,7 @@ struct ExerciseSpec
     std::vector<Baseline> baselines;      ///< side-by-side baselines
     std::vector<std::string> resetToZero; ///< outputs zeroed instead of poisoned
     std::optional<Autotune> autotune;     ///< autotune section
+    std::optional<TritonTrack> triton;    ///< the Triton track, when the exercise has one
 
     /// The parameter named `name`, or nullptr.
     const Param* findParam(std::string_view name) const;

@@ -2,6 +2,7 @@
 
 #include "engine/problem/detail/spec_parser.h"
 
+#include "engine/common/json_safe.h"
 #include "engine/common/paths.h"
 
 #include <regex>
@@ -218,7 +219,8 @@ ExerciseSpec SpecParser::parse(const json& root)
 {
     checkKeys(root, "", {"format",    "id",          "title",  "kernel", "prompt",    "starter",       "solution",
                          "reference", "hints",       "params", "meta",   "launch",    "cases",         "performance",
-                         "tolerance", "ideal_bytes", "flops",  "bugs",   "baselines", "reset_to_zero", "autotune"});
+                         "tolerance", "ideal_bytes", "flops",  "bugs",   "baselines", "reset_to_zero", "autotune",
+                         "triton"});
     ExerciseSpec spec;
     spec.dir = m_dir;
     spec.format = static_cast<int>(integer(required(root, "", "format"), "/format"));
@@ -342,6 +344,9 @@ ExerciseSpec SpecParser::parse(const json& root)
         }
         spec.autotune = std::move(at);
     }
+    if (const json* t = optional(root, "triton")) {
+        spec.triton = tritonTrack(*t, "/triton", spec);
+    }
     validateCrossRefs(spec);
     validateExpressions(spec);
     return spec;
@@ -356,13 +361,13 @@ using detail::json;
 engine::Expected<ExerciseSpec> parseSpec(std::string_view text, const std::filesystem::path& dir,
                                          const ParseOptions& options)
 {
-    json root;
-    try {
-        root = json::parse(text.begin(), text.end());
-    } catch (const json::parse_error& e) {
+    // parseJson turns every nlohmann failure (a syntax error, 1e400, too deep a nesting) into a value.
+    engine::JsonParseResult parsed = engine::parseJson(text);
+    if (!parsed.ok()) {
         return engine::makeError(engine::ErrorKind::BadSpec,
-                                 options.fileLabel + ": not valid JSON: " + std::string(e.what()));
+                                 options.fileLabel + ": not valid JSON: " + engine::describe(*parsed.error));
     }
+    json root = std::move(parsed.value);
     try {
         return detail::SpecParser(dir, options).parse(root);
     } catch (const detail::SpecFailure& f) {

@@ -263,6 +263,21 @@ void to_json(json& j, const FaultInfo& v)
     putStr(j, "buffer", v.buffer);
     putStr(j, "case", v.caseName);
     putStr(j, "cuda_error", v.cudaError);
+    if (v.line > 0) {
+        j["line"] = v.line;
+    }
+    if (v.column > 0) {
+        j["column"] = v.column;
+    }
+    if (!v.programId.empty()) {
+        j["program"] = v.programId;
+    }
+    if (!v.lane.empty()) {
+        j["lane"] = v.lane;
+    }
+    putOpt(j, "offset", v.offset);
+    putOpt(j, "buffer_elements", v.bufferElements);
+    putOpt(j, "masked", v.masked);
 }
 
 void from_json(const json& j, FaultInfo& v)
@@ -272,6 +287,13 @@ void from_json(const json& j, FaultInfo& v)
     getOr(j, "buffer", v.buffer);
     getOr(j, "case", v.caseName);
     getOr(j, "cuda_error", v.cudaError);
+    getOr(j, "line", v.line);
+    getOr(j, "column", v.column);
+    getOr(j, "program", v.programId);
+    getOr(j, "lane", v.lane);
+    getOpt(j, "offset", v.offset);
+    getOpt(j, "buffer_elements", v.bufferElements);
+    getOpt(j, "masked", v.masked);
 }
 
 void to_json(json& j, const TimingInfo& v)
@@ -401,7 +423,15 @@ void to_json(json& j, const RunReport& v)
     }
     putOpt(j, "device", v.device);
     j["verdict"] = v.verdict;
+    putStr(j, "language", v.language);
+    putStr(j, "executor", v.executor);
     putStr(j, "summary", v.summary);
+    if (!v.printed.empty()) {
+        j["printed"] = v.printed;
+    }
+    if (v.printedDropped > 0) {
+        j["printed_dropped"] = v.printedDropped;
+    }
     putOpt(j, "compile", v.compile);
     if (!v.cases.empty()) {
         j["cases"] = v.cases;
@@ -433,7 +463,11 @@ void from_json(const json& j, RunReport& v)
     getOr(j, "meta", v.meta);
     getOpt(j, "device", v.device);
     j.at("verdict").get_to(v.verdict);
+    getOr(j, "language", v.language);
+    getOr(j, "executor", v.executor);
     getOr(j, "summary", v.summary);
+    getOr(j, "printed", v.printed);
+    getOr(j, "printed_dropped", v.printedDropped);
     getOpt(j, "compile", v.compile);
     getOr(j, "cases", v.cases);
     getOpt(j, "fault", v.fault);

@@ -123,6 +123,14 @@ struct FaultInfo
     std::string caseName;  ///< JSON "case" (absent when empty)
     std::string cudaError; ///< "CUDA_ERROR_ILLEGAL_ADDRESS" (absent when empty)
     std::string message;   ///< sentence
+    // Located faults (the CPU interpreter of Triton kernels): the learner's line, the program and the lane.
+    int line = 0;                   ///< 1-based line in the kernel file (absent when 0)
+    int column = 0;                 ///< 1-based column (absent when 0)
+    std::vector<int64_t> programId; ///< JSON "program": 3 numbers (absent when empty)
+    std::vector<int64_t> lane;      ///< coordinates of the first bad lane in its tile (absent when empty)
+    std::optional<int64_t> offset;  ///< element offset from the buffer's start (may be < 0)
+    std::optional<int64_t> bufferElements; ///< the buffer's size [elements]
+    std::optional<bool> masked;     ///< the access had a mask
 };
 
 /// `timing`
@@ -205,6 +213,10 @@ struct RunReport
     std::map<std::string, int64_t> meta;  ///< meta-parameter values (absent when empty)
     std::optional<DeviceInfo> device;     ///< absent without a GPU
     std::string verdict;                  ///< pass, fail, fault, timeout, compile_error, compiled, error
+    std::string language;                 ///< "cuda" or "triton" (absent when empty)
+    std::string executor;                 ///< "gpu" or "cpu-interpreter" (absent when empty)
+    std::vector<std::string> printed;     ///< device print output, first lines (absent when empty)
+    int64_t printedDropped = 0;           ///< further lines not kept (absent when 0)
     std::string summary;                  ///< one sentence (absent when empty)
     std::optional<CompileInfo> compile;   ///< compile stage
     std::vector<CaseInfo> cases;          ///< absent when empty

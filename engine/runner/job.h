@@ -18,6 +18,21 @@ enum class Mode {
     Run,         ///< compile, then run and check every case on the GPU
 };
 
+/// Where a job runs (request field "device"; `tkm-run run --device`).
+enum class Device {
+    Auto, ///< CUDA C++: the GPU. Triton: the CPU interpreter (the GPU lowering comes with part 2)
+    Cpu,  ///< the CPU interpreter (Triton kernels only): correctness, no timing or traffic
+    Gpu,  ///< the GPU; an error when there is none
+};
+
+/// "auto", "cpu", "gpu".
+const char* deviceName(Device d);
+/// Parses "auto" / "cpu" / "gpu"; nullopt otherwise.
+std::optional<Device> parseDevice(const std::string& text);
+
+/// Kernel language of a job: Triton for a `.py` source name, CUDA C++ otherwise.
+bool isTritonSource(const std::string& sourceName);
+
 /// One job.
 struct Job
 {
@@ -29,6 +44,7 @@ struct Job
     bool measure = false;                 ///< after every case passes, run the measure phase (when one is installed)
     std::vector<int> cases;               ///< case indices to run (empty: all)
     std::optional<int> computeCapability; ///< compile for this cc (major·10 + minor) instead of the GPU's
+    Device device = Device::Auto;         ///< where to run (Triton kernels may run on the CPU interpreter)
     /// Outputs zeroed before every launch (request field "reset_to_zero"). In a plain job it replaces the spec's
     /// list (a bug variant's "reset_to_zero", docs/exercise-spec.md); in a tuning job it is the learner's
     /// declaration, as @triton.autotune(reset_to_zero=[…]): the outputs zeroed between the autotuner's launches.

@@ -9,6 +9,7 @@
 #include "engine/runner/check_case.h"
 #include "engine/runner/diagnose.h"
 #include "engine/runner/subprocess.h"
+#include "engine/runner/triton_job.h"
 
 #include <fmt/format.h>
 
@@ -192,6 +193,25 @@ report::RunReport Runner::runOne(const Job& job, const ProgressFn& progressIn, b
     }
     r.meta = *meta;
 
+    if (isTritonSource(job.sourceName)) {
+        // Triton kernels run on the CPU interpreter; their GPU lowering is not part of this engine yet.
+        if (job.device == Device::Gpu) {
+            return errorReport(std::move(r),
+                               engine::makeError(engine::ErrorKind::BadInput,
+                                                 "Triton kernels run on the CPU interpreter in this version: the "
+                                                 "lowering of Triton to the GPU is not built yet. Use --device cpu "
+                                                 "(or auto)."));
+        }
+        return detail::runTritonOnCpu(job, *spec, *meta, *repeat, progress, std::move(r));
+    }
+    r.language = "cuda";
+    if (job.device == Device::Cpu) {
+        return errorReport(std::move(r), engine::makeError(engine::ErrorKind::BadInput,
+                                                           "The CPU interpreter runs Triton kernels (.py files); a "
+                                                           "CUDA C++ kernel needs an NVIDIA GPU. Use --device gpu "
+                                                           "(or auto), or write the kernel in Triton."));
+    }
+
     // The device decides the architecture; without one we still compile (for the default) and say why.
     std::optional<engine::Error> noGpu;
     int cc = compile::kDefaultCc;
@@ -277,6 +297,7 @@ report::RunReport Runner::runOne(const Job& job, const ProgressFn& progressIn, b
             indices.push_back(i);
         }
     }
+    r.executor = "gpu";
     const auto tk = Clock::now();
     const int n = static_cast<int>(indices.size());
     for (int k = 0; k < n; ++k) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace tkm::worker {
 
 using nlohmann::json;
@@ -40,6 +42,9 @@ json jobRequest(const runner::Job& job, const json& id)
               {"source_name", job.sourceName},
               {"meta", job.meta},
               {"measure", job.measure}};
+    if (job.device != runner::Device::Auto) {
+        j["device"] = runner::deviceName(job.device);
+    }
     if (job.cases.empty()) {
         j["cases"] = "all";
     } else {
@@ -93,6 +98,13 @@ engine::Expected<runner::Job> jobFromRequest(const json& j)
             }
             job.meta[k] = v.get<int64_t>();
         }
+    }
+    if (j.contains("device")) {
+        const auto d = j["device"].is_string() ? runner::parseDevice(j["device"].get<std::string>()) : std::nullopt;
+        if (!d) {
+            return bad("request field \"device\" must be \"auto\", \"cpu\" or \"gpu\"");
+        }
+        job.device = *d;
     }
     if (j.contains("measure")) {
         if (!j["measure"].is_boolean()) {
@@ -178,6 +190,98 @@ json reportMessage(const json& id, const report::RunReport& report)
 json errorMessage(const json& id, const std::string& message)
 {
     return {{"id", id}, {"type", "error"}, {"message", message}};
+}
+
+json simpleRequest(const json& id, const std::string& op)
+{
+    return {{"id", id}, {"op", op}};
+}
+
+WorkerMessage parseWorkerLine(std::string_view line)
+{
+    WorkerMessage out;
+    const json msg = json::parse(line, nullptr, false);
+    if (msg.is_discarded() || !msg.is_object()) {
+        return out;
+    }
+    out.id = msg.value("id", json());
+    const json type = msg.value("type", json());
+    const std::string t = type.is_string() ? type.get<std::string>() : std::string();
+    try {
+        if (t == "progress") {
+            out.progress = progressFromMessage(msg);
+            out.type = WorkerMessage::Type::Progress;
+        } else if (t == "report" && msg.contains("report") && msg["report"].is_object()) {
+            out.report = msg["report"];
+            out.type = WorkerMessage::Type::Report;
+        } else if (t == "error") {
+            out.message = msg.value("message", std::string("(no message)"));
+            out.type = WorkerMessage::Type::Error;
+        } else if (t == "pong") {
+            out.type = WorkerMessage::Type::Pong;
+        }
+    } catch (const json::exception&) {
+        out.type = WorkerMessage::Type::Other; // a field of the wrong type: not a line we understand
+    }
+    return out;
+}
+
+std::chrono::milliseconds allowedSilence(std::string_view lastStage, std::chrono::milliseconds deadline,
+                                         std::chrono::milliseconds diagnoseGrace)
+{
+    return lastStage == "diagnose" ? std::max(deadline, diagnoseGrace) : deadline;
+}
+
+namespace {
+
+report::RunReport baseReport()
+{
+    report::RunReport r;
+    r.engineVersion = TKM_ENGINE_VERSION;
+    r.created = report::utcNow();
+    return r;
+}
+
+} // namespace
+
+report::RunReport timeoutReport(std::chrono::milliseconds deadline, const runner::Progress& last)
+{
+    std::string text = fmt::format("the kernel did not finish in {:g} s — endless loop?",
+                                   static_cast<double>(deadline.count()) / 1000.0);
+    if (last.stage == "case" && last.of > 0) {
+        text += fmt::format(" (case {} of {}: “{}”)", last.index, last.of, last.caseName);
+    } else if (last.stage == "compile") {
+        text += " (the compiler was still running)";
+    }
+    report::RunReport r = baseReport();
+    r.verdict = "timeout";
+    r.summary = std::move(text);
+    return r;
+}
+
+report::RunReport errorReport(const std::string& kind, const std::string& message)
+{
+    report::RunReport r = baseReport();
+    r.verdict = "error";
+    r.summary = message;
+    r.error = report::ErrorInfo{kind, message};
+    return r;
+}
+
+report::RunReport workerCrashReport(const std::string& how, const std::string& lastWords)
+{
+    std::string text = fmt::format("The engine's worker stopped unexpectedly ({}) while running this job; it is "
+                                   "restarted for the next run.",
+                                   how);
+    if (!lastWords.empty()) {
+        text += "\n\nIts last words: " + lastWords;
+    }
+    return errorReport("worker-crash", text);
+}
+
+report::RunReport rejectedReport(const std::string& message)
+{
+    return errorReport("internal", "The worker rejected the request: " + message);
 }
 
 } // namespace tkm::worker

@@ -3,6 +3,7 @@
 
 #include "engine/common/paths.h"
 #include "engine/problem/instance.h"
+#include "engine/runner/runner.h"
 #include "engine/worker/client.h"
 
 #include <algorithm>
@@ -48,12 +49,119 @@ std::vector<SourceCheck> sourceRows(const problem::ExerciseSpec& spec)
     rows.push_back(row(SourceRole::Starter, spec.starter, "/starter", "fail or fault"));
     // The reference is the judge of every run: compiled, not run on its own.
     rows.push_back(row(SourceRole::Reference, spec.reference.file, "/reference/file", ""));
+    if (spec.triton) {
+        const problem::TritonTrack& t = *spec.triton;
+        std::vector<SourceCheck> tr{row(SourceRole::Solution, t.solution, "/triton/solution", "pass")};
+        for (std::size_t i = 0; i < t.bugs.size(); ++i) {
+            SourceCheck bug = row(SourceRole::Bug, t.bugs[i].file, "/triton/bugs/" + std::to_string(i) + "/file",
+                                  describeExpect(t.bugs[i].expect));
+            bug.title = t.bugs[i].title;
+            bug.bugIndex = static_cast<int>(i);
+            bug.compileExpected = t.bugs[i].expect.verdict != "compile_error";
+            tr.push_back(std::move(bug));
+        }
+        tr.push_back(row(SourceRole::Starter, t.starter, "/triton/starter", "fail or fault"));
+        // The Triton reference judges every Triton run; it is checked when the solution runs.
+        tr.push_back(row(SourceRole::Reference, t.reference.file, "/triton/reference/file", ""));
+        for (SourceCheck& r : tr) {
+            r.triton = true;
+            rows.push_back(std::move(r));
+        }
+    }
     return rows;
+}
+
+// The bug variant a row stands for.
+const problem::Bug& bugOf(const problem::ExerciseSpec& spec, const SourceCheck& row)
+{
+    const auto& bugs = row.triton ? spec.triton->bugs : spec.bugs;
+    return bugs[static_cast<std::size_t>(row.bugIndex)];
+}
+
+// The expectations of a run row, shared by the GPU and the CPU-interpreter paths.
+void judgeRun(const problem::ExerciseSpec& spec, const report::RunReport& rep, SourceCheck& row)
+{
+    row.ran = true;
+    row.verdict = rep.verdict;
+    row.got = describeReport(rep);
+    row.summary = rep.summary;
+    for (const auto& c : rep.cases) {
+        for (const auto& o : c.outputs) {
+            row.maxAbsError = std::max(row.maxAbsError.value_or(0.0), o.maxAbsError);
+            row.maxRelError = std::max(row.maxRelError.value_or(0.0), o.maxRelError);
+        }
+    }
+    switch (row.role) {
+    case SourceRole::Solution:
+        if (rep.verdict != "pass") {
+            row.runProblem = "the solution must pass every case: " + rep.summary;
+        }
+        break;
+    case SourceRole::Starter:
+        if (rep.verdict != "fail" && rep.verdict != "fault" && !(row.triton && rep.verdict == "compile_error")) {
+            row.runProblem = rep.verdict == "pass"
+                                 ? std::string("the starter already passes every case: leave the learner work to do")
+                                 : "the starter should compile and fail without crashing: " + rep.summary;
+        }
+        break;
+    case SourceRole::Bug:
+        row.runProblem = expectationMismatch(bugOf(spec, row).expect, rep);
+        break;
+    case SourceRole::Reference:
+        break;
+    }
+}
+
+// A Triton row: parsed, checked and run on the CPU interpreter in this process (no GPU, no worker needed).
+void runTritonRow(const problem::ExerciseSpec& spec, runner::Runner& cpu, SourceCheck& row)
+{
+    if (row.role == SourceRole::Reference) {
+        return;
+    }
+    auto text = engine::readTextFile(spec.path(row.file));
+    if (!text) {
+        row.compileProblem = text.error().message;
+        return;
+    }
+    runner::Job job;
+    job.exercise = spec.dir;
+    job.source = std::move(*text);
+    job.sourceName = fs::path(row.file).filename().string();
+    job.mode = runner::Mode::Run;
+    job.device = runner::Device::Cpu;
+    if (row.role == SourceRole::Bug) {
+        job.resetToZero = bugOf(spec, row).resetToZero;
+    }
+    const report::RunReport rep = cpu.run(job);
+    row.compileRan = true;
+    row.compiled = rep.verdict != "compile_error";
+    if (rep.compile) {
+        for (const auto& d : rep.compile->diagnostics) {
+            row.diagnostics.push_back({d.file, d.line, d.column, d.severity, d.message});
+        }
+    }
+    if (row.compiled && !row.compileExpected) {
+        row.compileProblem = "is declared compile_error but checks; make it fail to compile or change its "
+                             "expected verdict.";
+    } else if (!row.compiled && row.compileExpected && row.role != SourceRole::Starter) {
+        row.compileProblem = rep.summary;
+    }
+    if (rep.verdict == "error") {
+        row.runProblem = rep.summary;
+        row.ran = true;
+        row.verdict = rep.verdict;
+        row.got = rep.verdict;
+        return;
+    }
+    judgeRun(spec, rep, row);
 }
 
 void compileRow(const problem::ExerciseSpec& spec, const problem::MetaValues& meta, const ExerciseCheckOptions& options,
                 SourceCheck& row)
 {
+    if (row.triton) {
+        return; // checked and run on the CPU interpreter by runTritonRow
+    }
     engine::Expected<compile::CompileRequest> request = engine::makeError(engine::ErrorKind::Internal, "");
     if (row.role == SourceRole::Reference) {
         request = compile::referenceRequest(spec, options.computeCapability);
@@ -95,7 +203,7 @@ void compileRow(const problem::ExerciseSpec& spec, const problem::MetaValues& me
 
 void runRow(const problem::ExerciseSpec& spec, worker::Client& client, SourceCheck& row)
 {
-    if (row.role == SourceRole::Reference) {
+    if (row.role == SourceRole::Reference || row.triton) {
         return;
     }
     if (row.compileRan && !row.compiled) {
@@ -103,8 +211,7 @@ void runRow(const problem::ExerciseSpec& spec, worker::Client& client, SourceChe
         row.verdict = "compile_error";
         row.got = "compile_error";
         if (row.role == SourceRole::Bug) {
-            row.runProblem = expectationMismatch(spec.bugs[static_cast<std::size_t>(row.bugIndex)].expect,
-                                                 report::RunReport{.verdict = "compile_error"});
+            row.runProblem = expectationMismatch(bugOf(spec, row).expect, report::RunReport{.verdict = "compile_error"});
         }
         return;
     }
@@ -120,38 +227,9 @@ void runRow(const problem::ExerciseSpec& spec, worker::Client& client, SourceChe
     job.mode = runner::Mode::Run;
     job.measure = false;
     if (row.role == SourceRole::Bug) {
-        job.resetToZero = spec.bugs[static_cast<std::size_t>(row.bugIndex)].resetToZero;
+        job.resetToZero = bugOf(spec, row).resetToZero;
     }
-    const report::RunReport rep = client.run(job).report;
-    row.ran = true;
-    row.verdict = rep.verdict;
-    row.got = describeReport(rep);
-    row.summary = rep.summary;
-    for (const auto& c : rep.cases) {
-        for (const auto& o : c.outputs) {
-            row.maxAbsError = std::max(row.maxAbsError.value_or(0.0), o.maxAbsError);
-            row.maxRelError = std::max(row.maxRelError.value_or(0.0), o.maxRelError);
-        }
-    }
-    switch (row.role) {
-    case SourceRole::Solution:
-        if (rep.verdict != "pass") {
-            row.runProblem = "the solution must pass every case: " + rep.summary;
-        }
-        break;
-    case SourceRole::Starter:
-        if (rep.verdict != "fail" && rep.verdict != "fault") {
-            row.runProblem = rep.verdict == "pass"
-                                 ? std::string("the starter already passes every case: leave the learner work to do")
-                                 : "the starter should compile and fail without crashing: " + rep.summary;
-        }
-        break;
-    case SourceRole::Bug:
-        row.runProblem = expectationMismatch(spec.bugs[static_cast<std::size_t>(row.bugIndex)].expect, rep);
-        break;
-    case SourceRole::Reference:
-        break;
-    }
+    judgeRun(spec, client.run(job).report, row);
 }
 
 // The reason of a failing case by the engine's priority: unwritten > nan > mismatch > nondeterministic.
@@ -333,8 +411,27 @@ ExerciseCheck checkExerciseSpec(const problem::ExerciseSpec& spec, const Exercis
     if (options.weakCases) {
         check.warnings = weakCaseWarnings(spec);
     }
+    if (options.triton && spec.triton) {
+        runner::Runner cpu;
+        for (SourceCheck& row : check.sources) {
+            if (row.triton && row.role != SourceRole::Reference) {
+                say(options, row.file + ": running on the CPU interpreter");
+                runTritonRow(spec, cpu, row);
+                if (row.role == SourceRole::Bug && row.ran && row.verdict == "pass") {
+                    check.warnings.push_back({WeakKind::BugPasses, "/triton/bugs/" + std::to_string(row.bugIndex),
+                                              row.file + " (" + row.title +
+                                                  ") passes every case: the cases do not catch it; add a case that "
+                                                  "does (a ragged size, negative inputs, a tighter tolerance)."});
+                }
+            }
+        }
+        check.tritonRan = true;
+    }
     if (options.gpu) {
         for (SourceCheck& row : check.sources) {
+            if (row.triton) {
+                continue;
+            }
             if (row.role != SourceRole::Reference) {
                 say(options, row.file + ": running on the GPU");
             }
@@ -369,7 +466,8 @@ nlohmann::json toJson(const ExerciseCheck& check)
                         {"id", check.id},
                         {"title", check.title},
                         {"ok", check.ok()},
-                        {"gpu_ran", check.gpuRan}};
+                        {"gpu_ran", check.gpuRan},
+                        {"triton_ran", check.tritonRan}};
     if (!check.specError.empty()) {
         j["spec_error"] = {{"pointer", check.specErrorPointer}, {"message", check.specError}};
     }
@@ -378,6 +476,7 @@ nlohmann::json toJson(const ExerciseCheck& check)
         nlohmann::json row = {{"role", sourceRoleName(s.role)},
                               {"file", s.file},
                               {"pointer", s.pointer},
+                              {"track", s.triton ? "triton" : "cuda"},
                               {"compile",
                                {{"ran", s.compileRan},
                                 {"ok", s.compiled},

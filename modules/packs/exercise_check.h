@@ -38,7 +38,8 @@ struct SourceCheck
     std::string file;                       ///< spec-relative path, e.g. "bugs/no-mask.cu"
     std::string pointer;                    ///< JSON pointer of the field naming the file, e.g. "/bugs/0/file"
     std::string title;                      ///< bug variants: their title; empty otherwise
-    int bugIndex = -1;                      ///< bug variants: index in `bugs`; -1 otherwise
+    int bugIndex = -1;                      ///< bug variants: index in `bugs` (or `triton.bugs`); -1 otherwise
+    bool triton = false;                    ///< a source of the Triton track (.py), run on the CPU interpreter
 
     bool compileRan = false;                      ///< NVRTC was asked
     bool compiled = false;                        ///< CUBIN produced and the signature matches
@@ -48,7 +49,7 @@ struct SourceCheck
 
     std::string expected;   ///< diagnosis it must get on the GPU ("pass", "fail or fault", "fault read-past-end in
                             ///< x"); empty for the reference, which is the judge and is not run on its own
-    bool ran = false;       ///< run on the GPU
+    bool ran = false;       ///< run (CUDA: on the GPU; Triton: on the CPU interpreter)
     std::string verdict;    ///< the run report's verdict: pass, fail, fault, timeout, compile_error, error
     std::string got;        ///< the diagnosis in the words of `expected`, e.g. "fail (unwritten) in case \"n = 3\""
     std::string summary;    ///< the run report's summary sentence
@@ -79,6 +80,7 @@ struct ExerciseCheck
     std::vector<SourceCheck> sources;  ///< solution, bug variants in spec order, starter, reference
     std::vector<SpecWarning> warnings; ///< weak cases, then bug variants that pass on the GPU
     bool gpuRan = false;               ///< the GPU verdicts were run
+    bool tritonRan = false;            ///< the Triton track's verdicts were run on the CPU interpreter
 
     /// No spec error and every source as expected (warnings do not count).
     bool ok() const;
@@ -92,6 +94,7 @@ struct ExerciseCheckOptions
     bool useCompileCache = true;                 ///< the engine's CUBIN cache
     bool weakCases = true;                       ///< add weakCaseWarnings()
     worker::Client* gpu = nullptr;               ///< run the GPU verdicts through this worker client when set
+    bool triton = true;                          ///< check and run the Triton track on the CPU interpreter
     /// Receives one line per step ("bugs/no-mask.cu: running on the GPU"); may be empty.
     std::function<void(const std::string&)> progress;
 };

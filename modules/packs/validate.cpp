@@ -63,6 +63,23 @@ void validateModuleFolder(const fs::path& folder, const ValidateOptions& options
     }
 }
 
+// Whether a folder is one of the kinds validate reads (else the path is unusable, exit code 2).
+bool isValidatable(const fs::path& path)
+{
+    std::error_code ec;
+    for (const char* marker : {"pack.json", "course.json", "module.json", "exercise.json"}) {
+        if (fs::is_regular_file(path / marker, ec)) {
+            return true;
+        }
+    }
+    for (const auto& e : fs::directory_iterator(path, ec)) {
+        if (e.is_directory() && fs::is_regular_file(e.path() / "module.json", ec)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void validateFolder(const fs::path& path, const ValidateOptions& options, ValidationResult& result)
 {
     std::error_code ec;
@@ -151,7 +168,8 @@ int appendCheckDiagnostics(const ExerciseCheck& check, std::vector<Diagnostic>& 
         }
         if (!s.runProblem.empty()) {
             diagnostics.push_back(
-                error(file, "on the GPU: expected " + s.expected + ", got " + s.got + ": " + s.runProblem));
+                error(file, std::string(s.triton ? "on the CPU interpreter" : "on the GPU") + ": expected " +
+                                s.expected + ", got " + s.got + ": " + s.runProblem));
         }
     }
     for (const SpecWarning& w : check.warnings) {
@@ -168,7 +186,8 @@ ValidationResult validatePackOrFolder(const fs::path& path, const ValidateOption
         auto checked = checkArchive(path, options.limits);
         if (!checked) {
             result.diagnostics.push_back(error(path, checked.error().message));
-            result.exitCode = kValidateFailed;
+            // docs/packs.md: a file that cannot be unpacked is unusable (2); a pack that breaks a rule fails (1).
+            result.exitCode = checked.error().kind == engine::ErrorKind::Io ? kValidateUnusable : kValidateFailed;
             return result;
         }
         const fs::path parent = options.workDir.empty() ? fs::temp_directory_path() : options.workDir;
@@ -196,6 +215,13 @@ ValidationResult validatePackOrFolder(const fs::path& path, const ValidateOption
         }
         fs::remove_all(temp, ec);
     } else if (fs::is_directory(path, ec)) {
+        if (!isValidatable(path)) {
+            result.diagnostics.push_back(error(path, "is not a pack, content, module or exercise folder: it has no "
+                                                     "pack.json, course.json, module.json or exercise.json, and no "
+                                                     "module sub-folders."));
+            result.exitCode = kValidateUnusable;
+            return result;
+        }
         validateFolder(path, options, result);
     } else {
         result.diagnostics.push_back(error(path, "does not exist; give a .tkmpack file, a pack folder, a content "

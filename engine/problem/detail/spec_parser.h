@@ -85,6 +85,11 @@ private:
     Meta meta(const json& j, const std::string& ptr) const;
     Case caseSpec(const json& j, const std::string& ptr, const ExerciseSpec& spec) const;
     Bug bug(const json& j, const std::string& ptr, const ExerciseSpec& spec) const;
+    // The Triton track (spec_triton.cpp).
+    TritonTrack tritonTrack(const json& j, const std::string& ptr, const ExerciseSpec& spec) const;
+    std::map<std::string, TritonMeta> tritonMeta(const json& j, const std::string& ptr) const;
+    std::vector<std::string> paramList(const json& j, const std::string& ptr, const ExerciseSpec& spec) const;
+    std::string pyFile(const json& j, const std::string& ptr) const;
     Baseline baseline(const json& j, const std::string& ptr, const ExerciseSpec& spec) const;
     void tolerance(const json& j, const std::string& ptr, ExerciseSpec& spec) const;
     void validateCrossRefs(ExerciseSpec& spec) const;

@@ -1,4 +1,4 @@
-#include "engine/cli/print.h"
+#include "cli/print.h"
 
 #include <fmt/format.h>
 
@@ -39,6 +39,12 @@ std::string formatReport(const report::RunReport& r)
         }
         out += "\n";
     }
+    if (!r.executor.empty()) {
+        out += fmt::format("executor  {}{}\n", r.executor == "cpu-interpreter" ? "CPU interpreter" : "GPU",
+                           r.executor == "cpu-interpreter"
+                               ? " (correctness only: timing and DRAM traffic need an NVIDIA GPU)"
+                               : "");
+    }
     if (r.device) {
         out += fmt::format("device    {} (cc {}, {} SMs, driver {})\n", r.device->name, r.device->cc, r.device->sms,
                            r.device->driver);
@@ -70,9 +76,34 @@ std::string formatReport(const report::RunReport& r)
         }
     }
     if (r.fault) {
-        out += fmt::format("fault     {}{} in case “{}” ({})\n          {}\n", r.fault->kind,
-                           r.fault->buffer.empty() ? "" : " of `" + r.fault->buffer + "`", r.fault->caseName,
-                           r.fault->cudaError, r.fault->message);
+        const auto& f = *r.fault;
+        std::string where;
+        if (f.line > 0) {
+            where = fmt::format(" at line {}, column {}", f.line, f.column);
+        }
+        if (!f.programId.empty()) {
+            where += fmt::format(", program ({}, {}, {})", f.programId[0], f.programId.size() > 1 ? f.programId[1] : 0,
+                                 f.programId.size() > 2 ? f.programId[2] : 0);
+        }
+        if (!f.lane.empty()) {
+            std::string lane;
+            for (int64_t v : f.lane) {
+                lane += (lane.empty() ? "" : ", ") + std::to_string(v);
+            }
+            where += ", lane " + (f.lane.size() == 1 ? lane : "(" + lane + ")");
+        }
+        out += fmt::format("fault     {}{} in case “{}”{}{}\n          {}\n", f.kind,
+                           f.buffer.empty() ? "" : " of `" + f.buffer + "`", f.caseName,
+                           f.cudaError.empty() ? "" : " (" + f.cudaError + ")", where, f.message);
+    }
+    if (!r.printed.empty()) {
+        out += "printed\n";
+        for (const auto& line : r.printed) {
+            out += "  " + line + "\n";
+        }
+        if (r.printedDropped > 0) {
+            out += fmt::format("  … and {} more lines\n", r.printedDropped);
+        }
     }
     if (r.timing) {
         out += fmt::format("timing    median {:.4f} ms (p20 {:.4f}, p80 {:.4f}, min {:.4f}; {} samples{})",

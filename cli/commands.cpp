@@ -1,9 +1,9 @@
-#include "engine/cli/commands.h"
+#include "cli/commands.h"
 
-#include "engine/cli/print.h"
+#include "cli/print.h"
 #include "engine/common/paths.h"
 #include "engine/cuda/device.h"
-#include "engine/measure/bench_command.h"
+#include "cli/bench_command.h"
 #include "engine/problem/meta_text.h"
 #include "engine/runner/runner.h"
 #include "engine/runner/subprocess.h"
@@ -29,13 +29,14 @@ struct JobArgs
     std::string exercise;
     std::string kernel;
     std::vector<std::string> meta;
+    std::string device = "auto";
     bool json = false;
 };
 
 void addJobArgs(CLI::App* cmd, JobArgs& a)
 {
     cmd->add_option("exercise", a.exercise, "exercise folder (holds exercise.json)")->required();
-    cmd->add_option("kernel", a.kernel, "kernel source file (.cu)")->required();
+    cmd->add_option("kernel", a.kernel, "kernel source file: CUDA C++ (.cu) or Triton (.py)")->required();
     cmd->add_option("--meta", a.meta, "meta-parameter value NAME=VALUE (repeatable), e.g. --meta BLOCK_SIZE=256");
     cmd->add_flag("--json", a.json, "print the JSON run report (docs/run-report.md)");
 }
@@ -66,6 +67,11 @@ std::optional<runner::Job> makeJob(const JobArgs& a, runner::Mode mode)
     if (!meta) {
         return std::nullopt;
     }
+    const auto device = runner::parseDevice(a.device);
+    if (!device) {
+        std::cerr << fmt::format("--device {}: expected auto, cpu or gpu\n", a.device);
+        return std::nullopt;
+    }
     auto source = engine::readTextFile(a.kernel);
     if (!source) {
         std::cerr << source.error().message << "\n";
@@ -78,6 +84,7 @@ std::optional<runner::Job> makeJob(const JobArgs& a, runner::Mode mode)
     job.sourceName = std::filesystem::path(a.kernel).filename().string();
     job.meta = std::move(*meta);
     job.mode = mode;
+    job.device = *device;
     return job;
 }
 
@@ -129,8 +136,12 @@ void registerRun(CLI::App& app, int& exitCode)
     auto noMeasure = std::make_shared<bool>(false);
     auto configs = std::make_shared<std::vector<std::string>>();
     auto resets = std::make_shared<std::vector<std::string>>();
-    CLI::App* cmd = app.add_subcommand("run", "compile a kernel, run it on every case on the GPU, and check it");
+    CLI::App* cmd = app.add_subcommand("run", "compile a kernel, run it on every case (CUDA on the GPU, Triton on the CPU interpreter) and check it");
     addJobArgs(cmd, *args);
+    cmd->add_option("--device", args->device,
+                    "where to run: auto (CUDA on the GPU; Triton on the CPU interpreter), cpu (the interpreter: "
+                    "Triton only, correctness without timing), gpu")
+        ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     cmd->add_option("--config", *configs,
                     "autotune: one configuration NAME=VALUE,NAME=VALUE (repeat for each; at least the exercise's "
                     "min_configs), e.g. --config BLOCK_SIZE=256,NUM_WARPS=2 --config BLOCK_SIZE=1024,NUM_WARPS=4")
@@ -240,11 +251,8 @@ void registerDevices(CLI::App& app, int& exitCode)
 
 void registerBench(CLI::App& app, int& exitCode)
 {
-    CLI::App* cmd = app.add_subcommand("bench", "job turnaround and measurement accuracy (see engine/measure/bench.h)");
-    // Everything after `bench` belongs to the measure helper's own parser.
-    cmd->prefix_command();
-    cmd->callback(
-        [cmd, &exitCode] { exitCode = measure::runBenchCommand(cmd->remaining(), std::cout, std::cerr, {"bench"}); });
+    CLI::App* cmd = app.add_subcommand("bench", "job turnaround and measurement accuracy (see cli/bench.h)");
+    addBenchOptions(*cmd, exitCode, {"bench"});
 }
 
 } // namespace tkm::cli

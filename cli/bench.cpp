@@ -1,4 +1,4 @@
-#include "engine/measure/bench.h"
+#include "cli/bench.h"
 
 #include "engine/common/paths.h"
 #include "engine/compile/compiler.h"
@@ -17,7 +17,7 @@
 #include <sstream>
 #include <unistd.h>
 
-namespace tkm::measure {
+namespace tkm::cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -238,10 +238,10 @@ int launchPerformanceCaseOnce(const std::filesystem::path& exercise, const std::
     auto k = module->kernel(compiled->loweredName);
     if (!k)
         return fail(k.error());
-    auto measurer = Measurer::create(*ctx, /*withTraffic=*/false);
+    auto measurer = measure::Measurer::create(*ctx, /*withTraffic=*/false);
     if (!measurer)
         return fail(measurer.error());
-    auto pc = PerfCase::create(**measurer, e->spec, *meta, *e->spec.performance, -1);
+    auto pc = measure::PerfCase::create(**measurer, e->spec, *meta, *e->spec.performance, -1);
     if (!pc)
         return fail(pc.error());
     auto w = (*pc)->workload(*k, (*pc)->instance().launch, e->spec.kernel);
@@ -335,4 +335,4 @@ int runBench(const BenchOptions& o, std::ostream& out, const std::vector<std::st
     return 0;
 }
 
-} // namespace tkm::measure
+} // namespace tkm::cli

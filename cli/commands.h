@@ -17,7 +17,6 @@ void registerCompile(CLI::App& app, int& exitCode);
 void registerDevices(CLI::App& app, int& exitCode);
 /// `validate <pack-or-folder> [--no-gpu] [--json] [--strict] [--no-compile] [--cc 90] [--timeout S]`:
 /// modules/packs/validate.h; exit 0 valid (warnings allowed unless --strict), 1 errors, 2 unusable path.
-/// Defined only when tkm-run links tkm_packs (TKM_HAVE_VALIDATE).
 void registerValidate(CLI::App& app, int& exitCode);
 /// `bench [--runs N] [--exercise DIR] [--kernel FILE] [--no-ncu] …`: engine/measure/bench_command.h.
 void registerBench(CLI::App& app, int& exitCode);

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace tkm::measure {
+namespace tkm::cli {
 
 /// Options of the benchmark.
 struct BenchOptions
@@ -41,4 +41,4 @@ int launchPerformanceCaseOnce(const std::filesystem::path& exercise, const std::
 /// carry thousands separators. Returns a negative value for a metric that is absent.
 double ncuMetric(const std::string& csv, const std::string& metric);
 
-} // namespace tkm::measure
+} // namespace tkm::cli

@@ -3,7 +3,7 @@
 // (docs/packs.md, "Validation"). Built into tkm-run only when the course and pack libraries are part of the build
 // (top-level CMakeLists.txt).
 
-#include "engine/cli/commands.h"
+#include "cli/commands.h"
 #include "engine/runner/subprocess.h"
 #include "engine/worker/client.h"
 #include "modules/packs/validate.h"
@@ -50,12 +50,13 @@ std::string cell(const std::string& s, std::size_t width)
 }
 
 // One table per exercise: source, expected, got, result.
-void printVerdicts(const packs::ExerciseCheck& check)
+void printVerdicts(const packs::ExerciseCheck& check, bool triton)
 {
-    std::cout << "\n" << (check.id.empty() ? check.folder.filename().string() : check.id) << " — GPU verdicts\n";
+    std::cout << "\n" << (check.id.empty() ? check.folder.filename().string() : check.id)
+              << (triton ? " — Triton track on the CPU interpreter\n" : " — GPU verdicts\n");
     std::cout << "  " << cell("source", 30) << " " << cell("expected", 36) << " " << cell("got", 44) << " result\n";
     for (const packs::SourceCheck& s : check.sources) {
-        if (s.role == packs::SourceRole::Reference) {
+        if (s.role == packs::SourceRole::Reference || s.triton != triton) {
             continue;
         }
         const std::string result = s.ok() ? "ok" : "FAIL";
@@ -76,8 +77,11 @@ void printText(const packs::ValidationResult& result, const packs::GpuStatus& gp
     bool anyRan = false;
     for (const packs::ExerciseCheck& check : result.exercises) {
         if (check.gpuRan) {
-            printVerdicts(check);
+            printVerdicts(check, false);
             anyRan = true;
+        }
+        if (check.tritonRan) {
+            printVerdicts(check, true);
         }
     }
     if (anyRan) {

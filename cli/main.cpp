@@ -1,18 +1,16 @@
 // tkm-run: the engine's command line and its worker.
-//   tkm-run run <exercise-dir> <kernel.cu> [--meta K=V …] [--config K=V,K=V …] [--reset-to-zero OUT …] [--json]
+//   tkm-run run <exercise-dir> <kernel.cu|kernel.py> [--device auto|cpu|gpu] [--meta K=V …] [--config K=V,K=V …] [--reset-to-zero OUT …] [--json]
 //               [--timeout S] [--no-measure]
-//   tkm-run compile <exercise-dir> <kernel.cu> [--meta K=V …] [--arch sm_90] [--json]
+//   tkm-run compile <exercise-dir> <kernel.cu|kernel.py> [--meta K=V …] [--arch sm_90] [--json]
 //   tkm-run devices [--json]
 //   tkm-run validate <pack-or-folder> [--no-gpu] [--json] [--strict] [--no-compile] [--cc 90] [--timeout S]
 //   tkm-run bench [--runs N] [--exercise DIR] [--kernel FILE] [--no-ncu]
 //   tkm-run --serve      worker: JSON lines on stdin/stdout (docs/run-report.md, "Worker protocol")
 //   tkm-run --probe      internal: one fault-diagnosis re-run (engine/runner/diagnose.h)
 
-#include "engine/cli/commands.h"
-#include "engine/measure/autotune_phase.h"
-#include "engine/measure/phase.h"
+#include "cli/commands.h"
+#include "cli/worker_options.h"
 #include "engine/runner/diagnose.h"
-#include "engine/worker/serve.h"
 
 #include <CLI/CLI.hpp>
 
@@ -34,9 +32,7 @@ int main(int argc, char** argv)
     tkm::cli::registerCompile(app, exitCode);
     tkm::cli::registerDevices(app, exitCode);
     tkm::cli::registerBench(app, exitCode);
-#ifdef TKM_HAVE_VALIDATE
     tkm::cli::registerValidate(app, exitCode);
-#endif
     CLI11_PARSE(app, argc, argv);
 
     if (probeMode) {
@@ -46,18 +42,7 @@ int main(int argc, char** argv)
         std::_Exit(rc);
     }
     if (serveMode) {
-        tkm::runner::RunnerOptions options;
-        std::error_code ec;
-        options.probeExecutable = std::filesystem::read_symlink("/proc/self/exe", ec);
-        options.measure = tkm::measure::makeMeasurePhase();
-        options.autotune = tkm::measure::makeAutotunePhase();
-        const int rc = tkm::worker::serve(std::cin, std::cout, std::move(options));
-        std::cout.flush();
-        if (rc == tkm::worker::kStickyExit) {
-            // The context is unusable after a kernel fault; leave without touching it again.
-            std::_Exit(rc);
-        }
-        return rc;
+        return tkm::cli::serveWorker();
     }
     if (app.get_subcommands().empty()) {
         std::cout << app.help();

@@ -1,0 +1,480 @@
+#include "engine/runner/triton_job.h"
+
+#include "engine/check/compare.h"
+#include "engine/common/paths.h"
+#include "engine/problem/generate.h"
+#include "engine/report/convert.h"
+#include "engine/runner/triton_binding.h"
+#include "engine/triton/interp/interpreter.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+namespace tkm::runner {
+
+const char* deviceName(Device d)
+{
+    switch (d) {
+    case Device::Auto: return "auto";
+    case Device::Cpu: return "cpu";
+    case Device::Gpu: return "gpu";
+    }
+    return "auto";
+}
+
+std::optional<Device> parseDevice(const std::string& text)
+{
+    if (text == "auto") {
+        return Device::Auto;
+    }
+    if (text == "cpu") {
+        return Device::Cpu;
+    }
+    if (text == "gpu") {
+        return Device::Gpu;
+    }
+    return std::nullopt;
+}
+
+bool isTritonSource(const std::string& sourceName)
+{
+    return sourceName.size() >= 3 && sourceName.compare(sourceName.size() - 3, 3, ".py") == 0;
+}
+
+} // namespace tkm::runner
+
+namespace tkm::runner::detail {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace interp = triton::interp;
+namespace ir = triton::ir;
+
+double msSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+report::RunReport errorReport(report::RunReport r, const engine::Error& e)
+{
+    r.verdict = "error";
+    r.summary = e.message;
+    r.error = report::ErrorInfo{std::string(engine::errorKindName(e.kind)), e.message};
+    return r;
+}
+
+report::DiagnosticInfo toInfo(const triton::Diagnostic& d, const std::string& file)
+{
+    report::DiagnosticInfo i;
+    i.file = file;
+    i.line = d.range.begin.line;
+    i.column = d.range.begin.column;
+    i.severity = d.severity == triton::Severity::Error ? "error" : d.severity == triton::Severity::Warning ? "warning"
+                                                                                                           : "note";
+    i.message = d.message;
+    for (const auto& n : d.notes) {
+        i.message += fmt::format(" (note: {}{})", n.range.begin.line > 0 ? fmt::format("line {}: ", n.range.begin.line)
+                                                                         : std::string(),
+                                 n.message);
+    }
+    return i;
+}
+
+// Checked kernels of one job, by specialisation key.
+class Specialisations
+{
+public:
+    explicit Specialisations(std::shared_ptr<TritonSource> src) : m_src(std::move(src)) {}
+    // The IR for `b`, or nullptr with the diagnostics appended.
+    const ir::Function* get(const TritonBinding& b, std::vector<triton::Diagnostic>& diags)
+    {
+        auto it = m_cache.find(b.key);
+        if (it == m_cache.end()) {
+            it = m_cache.emplace(b.key, triton::check(b.input)).first;
+            for (const auto& d : it->second.diagnostics) {
+                diags.push_back(d);
+            }
+        }
+        return it->second.function ? &*it->second.function : nullptr;
+    }
+    const TritonSource& source() const { return *m_src; }
+
+private:
+    std::shared_ptr<TritonSource> m_src;
+    std::map<std::string, triton::CheckResult> m_cache;
+};
+
+ir::Elem elemOf(engine::DType t)
+{
+    switch (t) {
+    case engine::DType::F16: return ir::Elem::F16;
+    case engine::DType::BF16: return ir::Elem::BF16;
+    case engine::DType::F32: return ir::Elem::F32;
+    case engine::DType::F64: return ir::Elem::F64;
+    case engine::DType::I32: return ir::Elem::I32;
+    case engine::DType::I64: return ir::Elem::I64;
+    }
+    return ir::Elem::F32;
+}
+
+// Host copies of a case's buffers, in argument order (empty vectors for scalars).
+struct HostImages
+{
+    std::vector<std::vector<std::byte>> bytes;
+};
+
+HostImages copyImages(const problem::ProblemInstance& inst, const problem::GeneratedInputs& images, bool reference)
+{
+    HostImages h;
+    h.bytes.resize(inst.args.size());
+    for (size_t i = 0; i < inst.args.size(); ++i) {
+        if (inst.args[i].kind != problem::ParamKind::Buffer) {
+            continue;
+        }
+        const problem::BufferImage* img = images.find(inst.args[i].name);
+        h.bytes[i] = reference ? img->reference : img->learner;
+    }
+    return h;
+}
+
+// One interpreted launch of `f` bound by `b` on `h`.
+interp::RunResult launch(const ir::Function& f, const TritonBinding& b, const problem::ProblemInstance& inst,
+                         HostImages& h, bool reference)
+{
+    std::vector<interp::HostBuffer> buffers;
+    std::vector<interp::ArgValue> args;
+    for (int ai : b.argIndex) {
+        const problem::ArgInstance& a = inst.args[static_cast<size_t>(ai)];
+        interp::ArgValue v;
+        if (a.kind == problem::ParamKind::Buffer) {
+            const engine::DType dt = reference ? engine::referenceDType(a.dtype) : a.dtype;
+            v.buffer = static_cast<int>(buffers.size());
+            buffers.push_back(interp::HostBuffer{a.name, elemOf(dt), h.bytes[static_cast<size_t>(ai)].data(),
+                                                 a.storageElements});
+        } else if (engine::isFloating(a.dtype)) {
+            v.floatValue = a.floatValue;
+        } else {
+            v.intValue = a.intValue;
+        }
+        args.push_back(v);
+    }
+    interp::RunOptions opt;
+    opt.grid = b.grid;
+    opt.deadline = Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(kCpuLaunchLimitS * 1000));
+    return interp::run(f, args, buffers, opt);
+}
+
+report::FaultInfo toFaultInfo(const interp::Fault& f, const std::string& caseName)
+{
+    report::FaultInfo fi;
+    fi.kind = interp::faultKindName(f.kind);
+    fi.buffer = f.buffer;
+    fi.caseName = caseName;
+    fi.message = f.message;
+    fi.line = f.range.begin.line;
+    fi.column = f.range.begin.column;
+    if (f.kind != interp::FaultKind::Timeout && f.kind != interp::FaultKind::Unsupported) {
+        fi.programId.assign(f.programId.begin(), f.programId.end());
+        fi.lane = f.laneIndex;
+    }
+    if (!f.buffer.empty()) {
+        fi.offset = f.offset;
+        fi.bufferElements = f.bufferElements;
+        fi.masked = f.masked;
+    }
+    return fi;
+}
+
+void keepPrinted(report::RunReport& r, const interp::RunResult& run)
+{
+    constexpr size_t kKept = 200;
+    for (const auto& line : run.printed) {
+        if (r.printed.size() < kKept) {
+            r.printed.push_back(line);
+        } else {
+            ++r.printedDropped;
+        }
+    }
+    r.printedDropped += run.printedDropped;
+}
+
+std::string firstError(const std::vector<triton::Diagnostic>& diags, const std::string& file)
+{
+    for (const auto& d : diags) {
+        if (d.severity == triton::Severity::Error) {
+            return fmt::format("{}:{}:{}: {}", file, d.range.begin.line, d.range.begin.column, d.message);
+        }
+    }
+    return {};
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& name)
+{
+    return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+} // namespace
+
+report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& spec, const problem::MetaValues& meta,
+                                 const RepeatPlan& repeat, const ProgressFn& progress, report::RunReport r)
+{
+    const auto t0 = Clock::now();
+    r.language = "triton";
+    r.executor = "cpu-interpreter";
+    if (!spec.triton) {
+        return errorReport(std::move(r), engine::makeError(engine::ErrorKind::BadInput,
+                                                           fmt::format("The exercise “{}” has no Triton track: "
+                                                                       "write this one in CUDA C++ (a .cu file).",
+                                                                       spec.title)));
+    }
+    const problem::TritonTrack& track = *spec.triton;
+    r.exercise->kernel = track.kernel;
+
+    progress({"compile", 0, 0, "checking " + job.sourceName, ""});
+    const auto tc = Clock::now();
+    Specialisations learner(parseTritonSource(job.sourceName, job.source));
+    report::CompileInfo ci;
+    ci.arch = "cpu-interpreter";
+    std::vector<triton::Diagnostic> diags = learner.source().parsed.diagnostics;
+    auto finishCompile = [&](bool ok) {
+        ci.ok = ok;
+        ci.diagnostics.clear();
+        ci.log.clear();
+        for (const auto& d : diags) {
+            ci.diagnostics.push_back(toInfo(d, job.sourceName));
+            ci.log += triton::formatDiagnostic(d, job.sourceName) + "\n";
+        }
+        ci.compileMs = msSince(tc);
+        r.compile = ci;
+        r.stagesMs["compile"] = ci.compileMs;
+    };
+    auto compileError = [&]() {
+        finishCompile(false);
+        r.verdict = "compile_error";
+        const std::string first = firstError(diags, job.sourceName);
+        r.summary = first.empty() ? "The kernel does not compile; see the diagnostics." : "The kernel does not "
+                                                                                          "compile: " + first;
+        r.stagesMs["total"] = msSince(t0);
+        return r;
+    };
+    if (triton::hasErrors(diags)) {
+        return compileError();
+    }
+
+    std::vector<int> indices = job.cases;
+    if (indices.empty()) {
+        for (int i = 0; i < static_cast<int>(spec.cases.size()); ++i) {
+            indices.push_back(i);
+        }
+    }
+    for (int ci2 : indices) {
+        if (ci2 < 0 || ci2 >= static_cast<int>(spec.cases.size())) {
+            return errorReport(std::move(r), engine::makeError(engine::ErrorKind::BadInput,
+                                                               fmt::format("case {} does not exist (the exercise has "
+                                                                           "{} cases)",
+                                                                           ci2, spec.cases.size())));
+        }
+    }
+
+    // Check every specialisation up front (one per distinct constexpr set), so a compile error is a compile
+    // error whatever case it would first show in.
+    struct Prepared
+    {
+        problem::ProblemInstance inst;
+        TritonBinding binding;
+        const ir::Function* fn = nullptr;
+    };
+    std::vector<Prepared> prepared;
+    for (int ciIndex : indices) {
+        auto inst = problem::instantiate(spec, spec.cases[static_cast<size_t>(ciIndex)], meta, ciIndex);
+        if (!inst) {
+            return errorReport(std::move(r), inst.error());
+        }
+        auto b = bindTriton(learner.source(), learnerTarget(track), spec, *inst, diags);
+        if (!b) {
+            return errorReport(std::move(r), b.error());
+        }
+        if (!b->has_value()) {
+            return compileError();
+        }
+        const ir::Function* fn = learner.get(**b, diags);
+        if (fn == nullptr) {
+            return compileError();
+        }
+        prepared.push_back(Prepared{std::move(*inst), std::move(**b), fn});
+    }
+    finishCompile(true);
+    if (job.mode == Mode::CompileOnly) {
+        r.verdict = "compiled";
+        r.summary = "The Triton kernel parses and checks; run it to test it on the CPU interpreter.";
+        r.stagesMs["total"] = msSince(t0);
+        return r;
+    }
+
+    // The reference: the track's Triton kernel at float64.
+    auto refText = engine::readTextFile(spec.path(track.reference.file));
+    if (!refText) {
+        return errorReport(std::move(r), refText.error());
+    }
+    Specialisations reference(parseTritonSource(track.reference.file, std::move(*refText)));
+
+    const auto tk = Clock::now();
+    const int n = static_cast<int>(prepared.size());
+    for (int k = 0; k < n; ++k) {
+        Prepared& p = prepared[static_cast<size_t>(k)];
+        const problem::ProblemInstance& inst = p.inst;
+        progress({"case", k + 1, n, fmt::format("checking case {} of {}: {}", k + 1, n, inst.caseName), inst.caseName});
+        report::CaseInfo info;
+        info.name = inst.caseName;
+        info.sizes = inst.sizes;
+        info.grid.assign(p.binding.grid.begin(), p.binding.grid.end());
+
+        auto images = problem::generateInputs(inst, true);
+        if (!images) {
+            return errorReport(std::move(r), images.error());
+        }
+        // The reference first: a broken exercise is an exercise error, not the learner's.
+        std::vector<triton::Diagnostic> refDiags = reference.source().parsed.diagnostics;
+        auto rb = bindTriton(reference.source(), referenceTarget(track), spec, inst, refDiags);
+        if (!rb) {
+            return errorReport(std::move(r), rb.error());
+        }
+        const ir::Function* rf = rb->has_value() ? reference.get(**rb, refDiags) : nullptr;
+        if (rf == nullptr) {
+            return errorReport(std::move(r),
+                               engine::makeError(engine::ErrorKind::BadSpec,
+                                                 "The exercise's Triton reference does not check: " +
+                                                     firstError(refDiags, track.reference.file)));
+        }
+        HostImages refImages = copyImages(inst, *images, true);
+        const interp::RunResult rr = launch(*rf, **rb, inst, refImages, true);
+        if (rr.fault) {
+            return errorReport(std::move(r), engine::makeError(engine::ErrorKind::BadSpec,
+                                                               "The exercise's Triton reference failed: " +
+                                                                   rr.fault->message));
+        }
+
+        // The learner's kernel, launched `repeat.launches` times on the same buffers (tuning jobs).
+        HostImages got = copyImages(inst, *images, false);
+        interp::RunResult lr;
+        for (int l = 0; l < repeat.launches; ++l) {
+            if (l > 0) {
+                for (size_t i = 0; i < inst.args.size(); ++i) {
+                    if (contains(repeat.resetBetween, inst.args[i].name)) {
+                        std::fill(got.bytes[i].begin(), got.bytes[i].end(), std::byte{0});
+                    }
+                }
+            }
+            lr = launch(*p.fn, p.binding, inst, got, false);
+            keepPrinted(r, lr);
+            if (lr.fault) {
+                break;
+            }
+        }
+        if (lr.fault) {
+            const interp::Fault& f = *lr.fault;
+            if (f.kind == interp::FaultKind::Unsupported) {
+                return errorReport(std::move(r), engine::makeError(engine::ErrorKind::Internal,
+                                                                   "Internal error of the Triton interpreter: " +
+                                                                       f.message));
+            }
+            info.verdict = f.kind == interp::FaultKind::Timeout ? "fail" : "fault";
+            info.message = f.message;
+            r.cases.push_back(std::move(info));
+            for (int rest = k + 1; rest < n; ++rest) {
+                report::CaseInfo skipped;
+                skipped.name = prepared[static_cast<size_t>(rest)].inst.caseName;
+                skipped.sizes = prepared[static_cast<size_t>(rest)].inst.sizes;
+                skipped.verdict = "skipped";
+                r.cases.push_back(std::move(skipped));
+            }
+            if (f.kind == interp::FaultKind::Timeout) {
+                r.verdict = "timeout";
+                r.summary = fmt::format("TIMEOUT — {} (case {} of {}, on the CPU interpreter)", f.message, k + 1, n);
+            } else {
+                r.verdict = "fault";
+                r.summary = f.message;
+                r.fault = toFaultInfo(f, inst.caseName);
+            }
+            r.stagesMs["cases"] = msSince(tk);
+            r.stagesMs["total"] = msSince(t0);
+            return r;
+        }
+
+        std::vector<check::OutputCheck> checks;
+        std::vector<std::string> extra;
+        for (size_t i = 0; i < inst.args.size(); ++i) {
+            const problem::ArgInstance& arg = inst.args[i];
+            if (arg.kind != problem::ParamKind::Buffer) {
+                continue;
+            }
+            if (arg.role == problem::Role::In) {
+                const auto* img = images->find(arg.name);
+                if (img != nullptr && std::memcmp(img->learner.data(), got.bytes[i].data(), got.bytes[i].size()) != 0) {
+                    extra.push_back(
+                        fmt::format("The kernel wrote into the input `{}`, which must stay unchanged.", arg.name));
+                }
+                continue;
+            }
+            checks.push_back(check::compareOutput(arg, got.bytes[i], refImages.bytes[i], inst.toleranceFor(arg.dtype)));
+        }
+        // Outputs wrong after the autotuner's repeated launches but right after one accumulated across them.
+        if (repeat.launches > 1) {
+            bool anyBad = std::any_of(checks.begin(), checks.end(), [](const auto& c) { return c.mismatches > 0; });
+            if (anyBad) {
+                HostImages once = copyImages(inst, *images, false);
+                const interp::RunResult single = launch(*p.fn, p.binding, inst, once, false);
+                for (const auto& c : checks) {
+                    if (c.mismatches == 0 || single.fault) {
+                        continue;
+                    }
+                    const int ai = spec.paramIndex(c.buffer);
+                    const problem::ArgInstance& arg = inst.args[static_cast<size_t>(ai)];
+                    const check::OutputCheck again = check::compareOutput(
+                        arg, once.bytes[static_cast<size_t>(ai)], refImages.bytes[static_cast<size_t>(ai)],
+                        inst.toleranceFor(arg.dtype));
+                    if (again.mismatches == 0) {
+                        info.accumulated.push_back(arg.name);
+                    }
+                }
+            }
+        }
+        bool pass = extra.empty() && info.accumulated.empty();
+        for (const auto& c : checks) {
+            pass = pass && c.pass();
+            info.outputs.push_back(report::toOutputInfo(c));
+        }
+        info.verdict = pass ? "pass" : "fail";
+        std::string msg = info.accumulated.empty() ? check::caseMessage(inst, checks)
+                                                   : accumulationMessage(info.accumulated, repeat);
+        for (const auto& e : extra) {
+            msg += (msg.empty() ? "" : " ") + e;
+        }
+        info.message = msg;
+        r.cases.push_back(std::move(info));
+    }
+    r.stagesMs["cases"] = msSince(tk);
+
+    int failed = 0;
+    const report::CaseInfo* firstFail = nullptr;
+    for (const auto& c : r.cases) {
+        if (c.verdict != "pass") {
+            ++failed;
+            firstFail = firstFail ? firstFail : &c;
+        }
+    }
+    r.verdict = failed == 0 ? "pass" : "fail";
+    r.summary = failed == 0 ? fmt::format("All {} cases pass on the CPU interpreter (correctness only: timing and "
+                                          "DRAM traffic need an NVIDIA GPU).",
+                                          r.cases.size())
+                            : fmt::format("{} of {} cases fail; first “{}”: {}", failed, r.cases.size(),
+                                          firstFail->name,
+                                          firstFail->message.empty() ? "wrong values." : firstFail->message);
+    r.stagesMs["total"] = msSince(t0);
+    return r;
+}
+
+} // namespace tkm::runner::detail

@@ -1,0 +1,27 @@
+#pragma once
+// Internal to the runner: a job whose kernel is Triton (a .py source), run on the CPU interpreter
+// (engine/triton/interp): parse → bind and check per case (one specialisation per distinct constexpr set) →
+// for each case the same inputs, float64 reference (the track's Triton reference at fp64, interpreted) and
+// checks (engine/check) as a GPU job → one report with language "triton" and executor "cpu-interpreter".
+// Faults name the line, column, program id, lane, buffer and offset. The GPU path of Triton kernels (the
+// lowering to CUDA C++) is part 2.
+
+#include "engine/problem/instance.h"
+#include "engine/problem/spec.h"
+#include "engine/report/run_report.h"
+#include "engine/runner/check_case.h"
+#include "engine/runner/job.h"
+
+#include <chrono>
+
+namespace tkm::runner::detail {
+
+/// Time one interpreted launch may take before it is stopped as endless [s] (the worker's job deadline, 10 s by
+/// default, still bounds the whole job).
+inline constexpr double kCpuLaunchLimitS = 8.0;
+
+/// Runs a Triton job on the CPU interpreter. `r` holds what runOne filled (exercise, meta, device).
+report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& spec, const problem::MetaValues& meta,
+                                 const RepeatPlan& repeat, const ProgressFn& progress, report::RunReport r);
+
+} // namespace tkm::runner::detail
