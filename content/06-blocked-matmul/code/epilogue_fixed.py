@@ -1,8 +1,15 @@
 @triton.jit
-def matmul_gelu_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
-                       stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    # ... tile setup and K loop as in the walkthrough; acc is float32 ...
+def matmul_bias_lrelu_kernel(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K,
+                             stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid = tl.program_id(0)
+    tiles_n = tl.cdiv(N, BLOCK_N)
+    rm = (pid // tiles_n) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = (pid % tiles_n) * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    a_tile = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
+    b_tile = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
         k_ok = (k0 + rk) < K
         a = tl.load(a_tile, mask=(rm[:, None] < M) & k_ok[None, :], other=0.0)
@@ -10,7 +17,9 @@ def matmul_gelu_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
         acc = tl.dot(a, b, acc)
         a_tile += BLOCK_K * stride_ak
         b_tile += BLOCK_K * stride_bk
-    acc = 0.5 * acc * (1.0 + tl.erf(acc * 0.7071067811865476))
-    c = acc.to(tl.float16)
+    bias = tl.load(bias_ptr + rn, mask=rn < N, other=0.0)        # fp16, one per column
+    acc = acc + bias[None, :].to(tl.float32)
+    acc = tl.where(acc > 0, acc, 0.01 * acc)                      # leaky ReLU, in fp32
+    c = acc.to(tl.float16)                                        # the one rounding
     tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn, c,
              mask=(rm[:, None] < M) & (rn[None, :] < N))
