@@ -617,7 +617,8 @@ TEST(TritonInterp, DevicePrintIsCapturedAndBounded)
 {
     Kernel k;
     k.emitVoid(OpKind::Print, {k.arange(0, 16)}, {0}, "x: ");
-    k.emitVoid(OpKind::Print, {k.constF(1.5)}, {0}, "s: ");
+    k.emitVoid(OpKind::Print, {k.constF(1.5)}, {0}, "s");
+    k.emitVoid(OpKind::Print, {}, {0}, "hello");
     RunOptions o = grid(2);
     o.maxPrintLines = 10;
     std::vector<HostBuffer> none;
@@ -625,11 +626,12 @@ TEST(TritonInterp, DevicePrintIsCapturedAndBounded)
     ASSERT_FALSE(r.fault);
     ASSERT_EQ(r.printed.size(), 10u);
     EXPECT_EQ(r.printed[3], "pid (0, 0, 0) idx (3) x: 3");
-    EXPECT_EQ(r.printedDropped, 2 * 17 - 10);
+    EXPECT_EQ(r.printedDropped, 2 * 18 - 10);
     o.maxPrintLines = 100;
     r = run(k.fn, {}, none, o);
-    EXPECT_EQ(r.printed[16], "pid (0, 0, 0) idx () s: 1.5");
-    EXPECT_EQ(r.printed[17], "pid (1, 0, 0) idx (0) x: 0");
+    EXPECT_EQ(r.printed[16], "pid (0, 0, 0) idx () s: 1.5"); // the prefix munged as semantic.py does
+    EXPECT_EQ(r.printed[17], "pid (0, 0, 0) hello");
+    EXPECT_EQ(r.printed[18], "pid (1, 0, 0) idx (0) x: 0");
 }
 
 TEST(TritonInterp, EndlessLoopStopsAtTheDeadline)
@@ -665,6 +667,25 @@ TEST(TritonInterp, AssertFaultsOnTheFirstFalseLane)
     EXPECT_EQ(r.fault->lane, 5);
     EXPECT_EQ(r.fault->badLanes, 3);
     EXPECT_EQ(r.fault->message, "line 4: tl.device_assert failed in program 0, lane 5 of 8: offsets in range");
+}
+
+TEST(TritonInterp, MalformedIrIsAnUnsupportedFaultNotACrash)
+{
+    Kernel k;
+    k.line = 6;
+    ValueId a = k.arange(0, 8);
+    k.emit(OpKind::Add, ty(Elem::I32, {16}), {a, a}); // 8 lanes into 16: a checker bug
+    std::vector<HostBuffer> none;
+    RunResult r = run(k.fn, {}, none, grid(1));
+    ASSERT_TRUE(r.fault);
+    EXPECT_EQ(r.fault->kind, FaultKind::Unsupported);
+    EXPECT_EQ(r.fault->message, "line 6: internal error: the interpreter cannot run this `add` op: operand 0 has 8 "
+                                "lanes, the result 16");
+    Kernel f;
+    f.emit(OpKind::Load, ty(Elem::F32, {4}), {f.arange(0, 4)});
+    r = run(f.fn, {}, none, grid(1));
+    ASSERT_TRUE(r.fault);
+    EXPECT_EQ(r.fault->kind, FaultKind::Unsupported);
 }
 
 /// out[M,N] = a[M,K] · b[K,N] loaded from row-major buffers, with `precision`.
@@ -722,6 +743,67 @@ TEST(TritonInterp, DotRoundsFp32OperandsToTf32)
         ASSERT_FALSE(run(k.fn, args, bufs, grid(1)).fault);
         EXPECT_EQ(o[0], std::string(precision) == "tf32" ? 1.25f : x + 0.25f) << precision;
     }
+}
+
+/// Tutorial 03's loop without grouping: c[M,N] = a[M,K]·b[K,N], fp32 row-major, BM×BN×BK tiles, ieee dot.
+Kernel matmulKernel(int64_t nn, int64_t kk, int64_t bm, int64_t bn, int64_t bk)
+{
+    Kernel k;
+    ValueId a = k.param("a", ptrTy(Elem::F32));
+    ValueId b = k.param("b", ptrTy(Elem::F32));
+    ValueId c = k.param("c", ptrTy(Elem::F32));
+    auto c32 = [&](int64_t v, Shape s = {}) { return k.constI(v, Elem::I32, s); };
+    ValueId pid = k.pid();
+    ValueId pm = k.bin(OpKind::Div, pid, c32(nn / bn));
+    ValueId pn = k.bin(OpKind::Rem, pid, c32(nn / bn));
+    ValueId rm = k.bin(OpKind::Add, k.splat(k.bin(OpKind::Mul, pm, c32(bm)), {bm}), k.arange(0, bm));
+    ValueId rn = k.bin(OpKind::Add, k.splat(k.bin(OpKind::Mul, pn, c32(bn)), {bn}), k.arange(0, bn));
+    ValueId rk = k.arange(0, bk);
+    auto outer = [&](ValueId rows, ValueId cols, int64_t stride, Shape s) {
+        ValueId r = k.bin(OpKind::Mul, k.broadcast(k.expand(rows, 1), s), c32(stride, s));
+        return k.bin(OpKind::Add, r, k.broadcast(k.expand(cols, 0), s));
+    };
+    ValueId ap0 = k.addptr(k.splat(a, {bm, bk}), outer(rm, rk, kk, {bm, bk}));
+    ValueId bp0 = k.addptr(k.splat(b, {bk, bn}), outer(rk, rn, nn, {bk, bn}));
+    ValueId kMask = k.broadcast(k.expand(rk, 0), {bm, bk});
+    ValueId kMaskB = k.broadcast(k.expand(rk, 1), {bk, bn});
+    std::vector<ValueId> res = k.forLoop(c32(0), c32(kk / bk), c32(1), {k.constF(0.0, Elem::F32, {bm, bn}), ap0, bp0},
+                                         [&](ValueId iv, std::vector<ValueId> v) -> std::vector<ValueId> {
+        ValueId left = k.bin(OpKind::Sub, c32(kk), k.bin(OpKind::Mul, iv, c32(bk)));
+        ValueId av = k.load(v[1], k.bin(OpKind::Lt, kMask, k.splat(left, {bm, bk})), k.constF(0.0, Elem::F32, {bm, bk}));
+        ValueId bv = k.load(v[2], k.bin(OpKind::Lt, kMaskB, k.splat(left, {bk, bn})), k.constF(0.0, Elem::F32, {bk, bn}));
+        ValueId acc = k.emit(OpKind::Dot, ty(Elem::F32, {bm, bn}), {av, bv, v[0]}, {}, "ieee");
+        return {acc, k.addptr(v[1], c32(bk, {bm, bk})), k.addptr(v[2], c32(bk * nn, {bk, bn}))};
+    });
+    k.store(k.addptr(k.splat(c, {bm, bn}), outer(rm, rn, nn, {bm, bn})), res[0]);
+    return k;
+}
+
+TEST(TritonInterp, Matmul512WithTutorialTilesIsExactAndFast)
+{
+    const int64_t n = 512;
+    Kernel k = matmulKernel(n, n, 64, 64, 32);
+    std::mt19937 rng(3);
+    std::uniform_int_distribution<int> dist(-4, 4);
+    std::vector<float> a(n * n), b(n * n), c(n * n, -1.0f);
+    for (float& v : a) v = static_cast<float>(dist(rng));
+    for (float& v : b) v = static_cast<float>(dist(rng));
+    std::vector<HostBuffer> bufs{buffer("a", a, Elem::F32), buffer("b", b, Elem::F32), buffer("c", c, Elem::F32)};
+    std::vector<ArgValue> args{{0}, {1}, {2}};
+    auto t0 = std::chrono::steady_clock::now();
+    RunResult r = run(k.fn, args, bufs, grid((n / 64) * (n / 64)));
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    ASSERT_FALSE(r.fault) << r.fault->message;
+    for (int64_t i = 0; i < n; i += 37) { // small integers: every partial sum is exact
+        for (int64_t j = 0; j < n; ++j) {
+            double s = 0;
+            for (int64_t x = 0; x < n; ++x) {
+                s += static_cast<double>(a[i * n + x]) * b[x * n + j];
+            }
+            ASSERT_EQ(c[i * n + j], s) << i << "," << j;
+        }
+    }
+    std::printf("matmul 512x512x512, 64x64x32 tiles, 64 programs: %.1f ms\n", ms);
 }
 
 TEST(TritonInterp, VectorAddOfOneMillionElementsIsFast)

@@ -1,6 +1,9 @@
 // tl.device_print and tl.device_assert. Print lines follow the GPU's device_print format (PrintOpToLLVM), one
 // line per lane: "pid (0, 0, 0) idx (3) x: 1.5" ("(operand i) " before the value when several operands are
-// printed), bounded by RunOptions::maxPrintLines (the rest are counted). A false assert lane stops the run.
+// printed), bounded by RunOptions::maxPrintLines (the rest are counted). Two deliberate differences from the
+// GPU's printf: indices are not padded to the extent's width and floats print as their shortest round-trip
+// decimal ("1.5", where %f gives "1.500000"). A false assert lane stops the run; unlike Triton, which drops
+// device_assert unless debug is on, the interpreter always checks (it is the reference executor).
 #include "engine/triton/interp/detail.h"
 
 #include <algorithm>
@@ -35,17 +38,30 @@ std::string indexText(int64_t lane, const std::vector<int64_t>& shape)
     return s + ")";
 }
 
+/// The prefix as semantic.py's device_print munges it (idempotent, so a prefix the checker already munged
+/// stays as it is): ends in ": " when there are operands, starts with " " when longer than 2.
+std::string mungePrefix(std::string prefix, bool hasArgs)
+{
+    if (hasArgs && (prefix.empty() || prefix.back() != ' ')) {
+        prefix += ' ';
+    }
+    if (hasArgs && !prefix.ends_with(": ")) {
+        prefix = prefix.substr(0, prefix.size() - 1) + ": ";
+    }
+    if (prefix.size() > 2 && prefix[0] != ' ') {
+        prefix = " " + prefix;
+    }
+    return prefix;
+}
+
 void evalPrint(Context& ctx, const ir::Op& op)
 {
     std::string pid = "pid (" + std::to_string(ctx.pid[0]) + ", " + std::to_string(ctx.pid[1]) + ", " +
-                      std::to_string(ctx.pid[2]) + ") ";
-    std::string prefix = op.text.empty() || op.text[0] == ' ' ? op.text : " " + op.text;
-    if (prefix.empty()) {
-        prefix = " ";
-    }
+                      std::to_string(ctx.pid[2]) + ")";
+    std::string prefix = mungePrefix(op.text, !op.operands.empty());
     bool hex = !op.ints.empty() && op.ints[0] == 1;
     if (op.operands.empty()) {
-        addLine(ctx, pid + "idx ()" + prefix);
+        addLine(ctx, pid + prefix);
         return;
     }
     for (size_t o = 0; o < op.operands.size(); ++o) {
@@ -58,7 +74,7 @@ void evalPrint(Context& ctx, const ir::Op& op)
                 ctx.result.printedDropped += n - k;
                 break;
             }
-            addLine(ctx, pid + indexText(k, t.shape) + prefix + operand + laneText(v, k, t, hex));
+            addLine(ctx, pid + " " + indexText(k, t.shape) + prefix + operand + laneText(v, k, t, hex));
         }
     }
 }

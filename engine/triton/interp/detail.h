@@ -74,6 +74,11 @@ std::string laneText(int64_t lane, const std::vector<int64_t>& shape);
 /// Sets the run's fault (kind, range, program, message) for `op`.
 void raise(Context& ctx, FaultKind kind, const ir::Op& op, std::string message);
 
+// --- validate.cpp ---
+
+/// Checks the IR's structure (see validate.cpp); false with an Unsupported fault set when it cannot run.
+bool validate(Context& ctx);
+
 // --- evaluators: each defines op.results from its operands, or raises a fault ---
 
 /// Constant, ProgramId, NumPrograms, Arange, Splat, Broadcast, ExpandDims, Reshape, Trans, Join, Cat.

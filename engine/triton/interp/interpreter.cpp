@@ -277,6 +277,9 @@ RunResult run(const ir::Function& f, std::span<const ArgValue> args, std::span<H
     RunResult result;
     detail::Context ctx{f, buffers, options, result, {}, {0, 0, 0}, 0, {}, {}};
     ctx.frame.resize(f.values.size());
+    if (!detail::validate(ctx)) {
+        return result;
+    }
     const auto& g = options.grid;
     for (int64_t z = 0; z < g[2]; ++z) {
         for (int64_t y = 0; y < g[1]; ++y) {
