@@ -544,6 +544,30 @@ TEST(TritonInterp, ReductionsWithKeepDimsAndArgmaxTies)
     EXPECT_EQ(ix, (std::vector<int32_t>{2, 0, 1, 2})); // the first of the tied maxima
 }
 
+TEST(TritonInterp, ScansAndNanIgnoringMax)
+{
+    Kernel k;
+    ValueId out = k.param("out", ptrTy(Elem::F32));
+    ValueId v = k.cast(k.arange(0, 8), Elem::F32);
+    ValueId fwd = k.emit(OpKind::Scan, ty(Elem::F32, {8}), {v}, {0, 0}, "sum");
+    ValueId rev = k.emit(OpKind::Scan, ty(Elem::F32, {8}), {v}, {0, 1}, "sum");
+    // lanes 0..3 NaN (0/0), the rest 4..7: tl.max ignores the NaNs (propagate_nan NONE)
+    ValueId nan = k.bin(OpKind::Div, k.constF(0.0, Elem::F32, {8}), k.constF(0.0, Elem::F32, {8}));
+    ValueId mixed = k.emit(OpKind::Select, ty(Elem::F32, {8}),
+                           {k.bin(OpKind::Lt, k.arange(0, 8), k.constI(4, Elem::I32, {8})), nan, v});
+    ValueId mx = k.emit(OpKind::Reduce, ty(Elem::F32), {mixed}, {0, 0}, "max");
+    ValueId am = k.emit(OpKind::Reduce, ty(Elem::I32), {mixed}, {0, 0, 1}, "argmin");
+    k.store(k.addptr(k.splat(out, {8}), k.arange(0, 8)), fwd);
+    k.store(k.addptr(k.splat(out, {8}), k.bin(OpKind::Add, k.arange(0, 8), k.constI(8, Elem::I32, {8}))), rev);
+    k.store(k.addptr(out, k.constI(16)), mx);
+    k.store(k.addptr(out, k.constI(17)), k.cast(am, Elem::F32));
+    std::vector<float> o = runOut<float>(k, 18, Elem::F32);
+    EXPECT_EQ((std::vector<float>(o.begin(), o.begin() + 8)), (std::vector<float>{0, 1, 3, 6, 10, 15, 21, 28}));
+    EXPECT_EQ((std::vector<float>(o.begin() + 8, o.begin() + 16)), (std::vector<float>{28, 28, 27, 25, 22, 18, 13, 7}));
+    EXPECT_EQ(o[16], 7.0f);
+    EXPECT_EQ(o[17], 4.0f);
+}
+
 TEST(TritonInterp, ForLoopCarriesATile)
 {
     Kernel k;

@@ -23,6 +23,23 @@ using ir::OpKind;
 
 namespace {
 
+/// The combining function of a Reduce/Scan (Op::text), parsed once per op.
+enum class Combine { Sum, Prod, Max, Min, XorSum, And, Or, ArgMax, ArgMin, Unknown };
+
+Combine combineOf(const std::string& text)
+{
+    static const std::pair<const char*, Combine> kNames[] = {
+        {"sum", Combine::Sum}, {"prod", Combine::Prod}, {"max", Combine::Max}, {"min", Combine::Min},
+        {"xor_sum", Combine::XorSum}, {"and", Combine::And}, {"or", Combine::Or}, {"argmax", Combine::ArgMax},
+        {"argmin", Combine::ArgMin}};
+    for (const auto& [name, c] : kNames) {
+        if (text == name) {
+            return c;
+        }
+    }
+    return Combine::Unknown;
+}
+
 /// The operand viewed as [outer, r, inner] around `axis`.
 struct AxisView
 {
@@ -85,16 +102,16 @@ bool better(T x, T best, bool max)
 }
 
 template <class T>
-T reduceLine(const T* x, size_t r, size_t stride, const std::string& kind)
+T reduceLine(const T* x, size_t r, size_t stride, Combine kind)
 {
     T acc = x[0];
     if constexpr (std::is_floating_point_v<T>) {
-        if (kind == "sum") {
+        if (kind == Combine::Sum) {
             for (size_t j = 1; j < r; ++j) {
                 acc += x[j * stride];
             }
         } else { // max / min, NaN-ignoring
-            bool max = kind == "max";
+            bool max = kind == Combine::Max;
             for (size_t j = 1; j < r; ++j) {
                 if (better(x[j * stride], acc, max)) {
                     acc = x[j * stride];
@@ -104,18 +121,14 @@ T reduceLine(const T* x, size_t r, size_t stride, const std::string& kind)
     } else {
         for (size_t j = 1; j < r; ++j) {
             T v = x[j * stride];
-            if (kind == "sum") {
-                acc = static_cast<T>(acc + v); // T is uint64_t or int64_t here; wrapped by the caller
-            } else if (kind == "max") {
-                acc = v > acc ? v : acc;
-            } else if (kind == "min") {
-                acc = v < acc ? v : acc;
-            } else if (kind == "xor_sum") {
-                acc ^= v;
-            } else if (kind == "and") {
-                acc &= v;
-            } else if (kind == "or") {
-                acc |= v;
+            switch (kind) {
+            case Combine::Sum: acc = static_cast<T>(acc + v); break; // T is uint64_t here; wrapped by the caller
+            case Combine::Max: acc = v > acc ? v : acc; break;
+            case Combine::Min: acc = v < acc ? v : acc; break;
+            case Combine::XorSum: acc ^= v; break;
+            case Combine::And: acc &= v; break;
+            case Combine::Or: acc |= v; break;
+            default: break;
             }
         }
     }
@@ -139,10 +152,14 @@ void evalReduceOp(Context& ctx, const ir::Op& op)
     const ir::Type& at = ctx.type(op.operands[0]);
     const ir::Type& rt = ctx.type(op.results[0]);
     AxisView v = viewAround(at.shape, op.ints.empty() ? 0 : op.ints[0]);
-    const std::string& kind = op.text;
+    Combine kind = combineOf(op.text);
+    if (kind == Combine::Unknown || kind == Combine::Prod) {
+        raise(ctx, FaultKind::Unsupported, op, "internal error: unknown reduction `" + op.text + "`");
+        return;
+    }
     Tile& out = prepare(ctx, op.results[0]);
     const Tile* a = &ctx.tile(op.operands[0]);
-    bool arg = kind == "argmax" || kind == "argmin";
+    bool arg = kind == Combine::ArgMax || kind == Combine::ArgMin;
     Tile tmp;
     if (!arg && at.elem != rt.elem) {
         convertInput(ctx, at, *a, rt.elem, tmp);
@@ -156,7 +173,7 @@ void evalReduceOp(Context& ctx, const ir::Op& op)
             size_t base = o * v.r * v.inner + in;
             size_t dst = o * v.inner + in;
             if (arg) {
-                bool max = kind == "argmax";
+                bool max = kind == Combine::ArgMax;
                 out.i[dst] = isF ? argLine(a->f.data() + base, v.r, v.inner, max)
                            : u   ? argLine(reinterpret_cast<const uint64_t*>(a->i.data()) + base, v.r, v.inner, max)
                                  : argLine(a->i.data() + base, v.r, v.inner, max);
@@ -165,7 +182,7 @@ void evalReduceOp(Context& ctx, const ir::Op& op)
             } else if (u) {
                 auto x = reinterpret_cast<const uint64_t*>(a->i.data()) + base;
                 out.i[dst] = wrapInt(static_cast<int64_t>(reduceLine(x, v.r, v.inner, kind)), e);
-            } else if (kind == "sum") { // sum in unsigned arithmetic: wraps without overflow UB
+            } else if (kind == Combine::Sum) { // sum in unsigned arithmetic: wraps without overflow UB
                 auto x = reinterpret_cast<const uint64_t*>(a->i.data()) + base;
                 out.i[dst] = wrapInt(static_cast<int64_t>(reduceLine(x, v.r, v.inner, kind)), e);
             } else {
@@ -181,7 +198,11 @@ void evalScan(Context& ctx, const ir::Op& op)
     const ir::Type& rt = ctx.type(op.results[0]);
     AxisView v = viewAround(at.shape, op.ints.empty() ? 0 : op.ints[0]);
     bool reverse = op.ints.size() > 1 && op.ints[1] != 0;
-    const std::string& kind = op.text;
+    Combine kind = combineOf(op.text);
+    if (kind != Combine::Sum && kind != Combine::Prod && kind != Combine::Max && kind != Combine::Min) {
+        raise(ctx, FaultKind::Unsupported, op, "internal error: unknown scan `" + op.text + "`");
+        return;
+    }
     Tile& out = prepare(ctx, op.results[0]);
     const Tile* a = &ctx.tile(op.operands[0]);
     Tile tmp;
@@ -202,9 +223,9 @@ void evalScan(Context& ctx, const ir::Op& op)
                 if (isF) {
                     double x = a->f[k];
                     accF = s == 0 ? x
-                         : kind == "sum"  ? roundFloat(accF + x, e)
-                         : kind == "prod" ? roundFloat(accF * x, e)
-                         : kind == "max"  ? (better(x, accF, true) ? x : accF)
+                         : kind == Combine::Sum  ? roundFloat(accF + x, e)
+                         : kind == Combine::Prod ? roundFloat(accF * x, e)
+                         : kind == Combine::Max  ? (better(x, accF, true) ? x : accF)
                                           : (better(x, accF, false) ? x : accF);
                     out.f[k] = accF;
                     continue;
@@ -213,9 +234,9 @@ void evalScan(Context& ctx, const ir::Op& op)
                 auto ux = static_cast<uint64_t>(x);
                 auto ua = static_cast<uint64_t>(accI);
                 accI = s == 0 ? x
-                     : kind == "sum"  ? static_cast<int64_t>(ua + ux)
-                     : kind == "prod" ? static_cast<int64_t>(ua * ux)
-                     : kind == "max"  ? ((u ? ux > ua : x > accI) ? x : accI)
+                     : kind == Combine::Sum  ? static_cast<int64_t>(ua + ux)
+                     : kind == Combine::Prod ? static_cast<int64_t>(ua * ux)
+                     : kind == Combine::Max  ? ((u ? ux > ua : x > accI) ? x : accI)
                                       : ((u ? ux < ua : x < accI) ? x : accI);
                 accI = wrapInt(accI, e);
                 out.i[k] = accI;
