@@ -17,21 +17,36 @@ namespace {
 double mathOp(OpKind kind, double x)
 {
     switch (kind) {
-    case OpKind::Exp: return std::exp(x);
-    case OpKind::Exp2: return std::exp2(x);
-    case OpKind::Log: return std::log(x);
-    case OpKind::Log2: return std::log2(x);
-    case OpKind::Sqrt: return std::sqrt(x);
-    case OpKind::Rsqrt: return 1.0 / std::sqrt(x);
-    case OpKind::Abs: return std::fabs(x);
-    case OpKind::Floor: return std::floor(x);
-    case OpKind::Ceil: return std::ceil(x);
-    case OpKind::Sin: return std::sin(x);
-    case OpKind::Cos: return std::cos(x);
-    case OpKind::Erf: return std::erf(x);
-    case OpKind::Tanh: return std::tanh(x);
-    case OpKind::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
-    default: return x;
+    case OpKind::Exp:
+        return std::exp(x);
+    case OpKind::Exp2:
+        return std::exp2(x);
+    case OpKind::Log:
+        return std::log(x);
+    case OpKind::Log2:
+        return std::log2(x);
+    case OpKind::Sqrt:
+        return std::sqrt(x);
+    case OpKind::Rsqrt:
+        return 1.0 / std::sqrt(x);
+    case OpKind::Abs:
+        return std::fabs(x);
+    case OpKind::Floor:
+        return std::floor(x);
+    case OpKind::Ceil:
+        return std::ceil(x);
+    case OpKind::Sin:
+        return std::sin(x);
+    case OpKind::Cos:
+        return std::cos(x);
+    case OpKind::Erf:
+        return std::erf(x);
+    case OpKind::Tanh:
+        return std::tanh(x);
+    case OpKind::Sigmoid:
+        return 1.0 / (1.0 + std::exp(-x));
+    default:
+        return x;
     }
 }
 
@@ -156,7 +171,7 @@ void evalBitcast(Context& ctx, const ir::Op& op)
     auto n = static_cast<size_t>(rt.numel());
     for (size_t k = 0; k < n; ++k) {
         uint64_t bits = ir::isFloat(at.elem) ? floatBits(a.f[a.f.size() == 1 ? 0 : k], at.elem)
-                                              : static_cast<uint64_t>(a.i[a.i.size() == 1 ? 0 : k]) & mask;
+                                             : static_cast<uint64_t>(a.i[a.i.size() == 1 ? 0 : k]) & mask;
         if (ir::isFloat(rt.elem)) {
             out.f[k] = floatFromBits(bits, rt.elem);
         } else {
@@ -206,13 +221,27 @@ void evalIntToPtr(Context& ctx, const ir::Op& op)
 void evalConvert(Context& ctx, const ir::Op& op)
 {
     switch (op.kind) {
-    case OpKind::Fma: evalFma(ctx, op); return;
-    case OpKind::UMulHi: evalUMulHi(ctx, op); return;
-    case OpKind::Cast: evalCast(ctx, op); return;
-    case OpKind::Bitcast: evalBitcast(ctx, op); return;
-    case OpKind::PtrToInt: evalPtrToInt(ctx, op); return;
-    case OpKind::IntToPtr: evalIntToPtr(ctx, op); return;
-    default: evalMath(ctx, op); return;
+    case OpKind::Fma:
+        evalFma(ctx, op);
+        return;
+    case OpKind::UMulHi:
+        evalUMulHi(ctx, op);
+        return;
+    case OpKind::Cast:
+        evalCast(ctx, op);
+        return;
+    case OpKind::Bitcast:
+        evalBitcast(ctx, op);
+        return;
+    case OpKind::PtrToInt:
+        evalPtrToInt(ctx, op);
+        return;
+    case OpKind::IntToPtr:
+        evalIntToPtr(ctx, op);
+        return;
+    default:
+        evalMath(ctx, op);
+        return;
     }
 }
 

@@ -30,13 +30,13 @@ struct Context
     std::span<HostBuffer> buffers;
     const RunOptions& options;
     RunResult& result;
-    std::vector<Tile> frame;          ///< indexed by ValueId
+    std::vector<Tile> frame;             ///< indexed by ValueId
     std::array<int64_t, 3> pid{0, 0, 0}; ///< the running program
-    int64_t ticks = 0;                ///< loop iterations so far (the deadline is read every 1024)
-    std::vector<double> scratch;      ///< dot: the transposed B operand
-    std::vector<int64_t> index;       ///< shape ops: source lane of each result lane
+    int64_t ticks = 0;                   ///< loop iterations so far (the deadline is read every 1024)
+    std::vector<double> scratch;         ///< dot: the transposed B operand
+    std::vector<int64_t> index;          ///< shape ops: source lane of each result lane
 
-    const ir::Type& type(ir::ValueId v) const { return fn.typeOf(v); } ///< static type of v
+    const ir::Type& type(ir::ValueId v) const { return fn.typeOf(v); }  ///< static type of v
     Tile& tile(ir::ValueId v) { return frame[static_cast<size_t>(v)]; } ///< storage of v
     bool failed() const { return result.fault.has_value(); }            ///< a fault stopped the run
 };

@@ -17,32 +17,41 @@ using ir::OpKind;
 namespace {
 
 /// Calls body(round) with a rounding function for float type `e`.
-template <class Body>
-void withRounding(Elem e, Body&& body)
+template <class Body> void withRounding(Elem e, Body&& body)
 {
     switch (e) {
-    case Elem::F32: body([](double v) { return static_cast<double>(static_cast<float>(v)); }); return;
-    case Elem::F64: body([](double v) { return v; }); return;
-    default: body([e](double v) { return roundFloat(v, e); }); return;
+    case Elem::F32:
+        body([](double v) { return static_cast<double>(static_cast<float>(v)); });
+        return;
+    case Elem::F64:
+        body([](double v) { return v; });
+        return;
+    default:
+        body([e](double v) { return roundFloat(v, e); });
+        return;
     }
 }
 
 /// Calls body(wrap) with the wrapping function of integer type `e`.
-template <class Body>
-void withWrap(Elem e, Body&& body)
+template <class Body> void withWrap(Elem e, Body&& body)
 {
     switch (e) {
-    case Elem::I32: body([](int64_t v) -> int64_t { return static_cast<int32_t>(v); }); return;
+    case Elem::I32:
+        body([](int64_t v) -> int64_t { return static_cast<int32_t>(v); });
+        return;
     case Elem::I64:
     case Elem::U64:
-    case Elem::Ptr: body([](int64_t v) { return v; }); return;
-    default: body([e](int64_t v) { return wrapInt(v, e); }); return;
+    case Elem::Ptr:
+        body([](int64_t v) { return v; });
+        return;
+    default:
+        body([e](int64_t v) { return wrapInt(v, e); });
+        return;
     }
 }
 
 /// f(k, ka, kb) for each result lane k, with ka/kb the operand lanes (0 for a one-lane operand).
-template <class F>
-void loop2(size_t n, size_t na, size_t nb, F&& f)
+template <class F> void loop2(size_t n, size_t na, size_t nb, F&& f)
 {
     if (na == n && nb == n) {
         for (size_t k = 0; k < n; ++k) {
@@ -107,20 +116,31 @@ int64_t intOp(int64_t a, int64_t b, OpKind kind, Elem e, bool propagate)
     auto ub = static_cast<uint64_t>(b);
     bool u = ir::isUnsigned(e);
     switch (kind) {
-    case OpKind::Add: return static_cast<int64_t>(ua + ub);
-    case OpKind::Sub: return static_cast<int64_t>(ua - ub);
-    case OpKind::Mul: return static_cast<int64_t>(ua * ub);
+    case OpKind::Add:
+        return static_cast<int64_t>(ua + ub);
+    case OpKind::Sub:
+        return static_cast<int64_t>(ua - ub);
+    case OpKind::Mul:
+        return static_cast<int64_t>(ua * ub);
     case OpKind::Div:
     case OpKind::Rem:
-    case OpKind::FloorDiv: return divide(a, b, kind, e);
-    case OpKind::And: return a & b;
-    case OpKind::Or: return a | b;
-    case OpKind::Xor: return a ^ b;
+    case OpKind::FloorDiv:
+        return divide(a, b, kind, e);
+    case OpKind::And:
+        return a & b;
+    case OpKind::Or:
+        return a | b;
+    case OpKind::Xor:
+        return a ^ b;
     case OpKind::Shl:
-    case OpKind::Shr: return shift(a, b, kind, e);
-    case OpKind::Min: return (u ? ua < ub : a < b) ? a : b;
-    case OpKind::Max: return (u ? ua > ub : a > b) ? a : b;
-    default: return 0;
+    case OpKind::Shr:
+        return shift(a, b, kind, e);
+    case OpKind::Min:
+        return (u ? ua < ub : a < b) ? a : b;
+    case OpKind::Max:
+        return (u ? ua > ub : a > b) ? a : b;
+    default:
+        return 0;
     }
 }
 
@@ -129,12 +149,18 @@ int64_t intOp(int64_t a, int64_t b, OpKind kind, Elem e, bool propagate)
 double floatOp(double a, double b, OpKind kind, bool propagate)
 {
     switch (kind) {
-    case OpKind::Add: return a + b;
-    case OpKind::Sub: return a - b;
-    case OpKind::Mul: return a * b;
-    case OpKind::Div: return a / b;
-    case OpKind::Rem: return std::fmod(a, b);
-    case OpKind::FloorDiv: return std::floor(a / b);
+    case OpKind::Add:
+        return a + b;
+    case OpKind::Sub:
+        return a - b;
+    case OpKind::Mul:
+        return a * b;
+    case OpKind::Div:
+        return a / b;
+    case OpKind::Rem:
+        return std::fmod(a, b);
+    case OpKind::FloorDiv:
+        return std::floor(a / b);
     case OpKind::Min:
         if (propagate && (std::isnan(a) || std::isnan(b))) {
             return std::numeric_limits<double>::quiet_NaN();
@@ -145,7 +171,8 @@ double floatOp(double a, double b, OpKind kind, bool propagate)
             return std::numeric_limits<double>::quiet_NaN();
         }
         return std::fmax(a, b);
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
@@ -164,13 +191,18 @@ void evalBinary(Context& ctx, const ir::Op& op)
             const double* x = a.f.data();
             const double* y = b.f.data();
             switch (kind) { // the common ops get their own loop, the rest go through floatOp
-            case OpKind::Add: loop2(n, a.f.size(), b.f.size(), [&](size_t k, size_t i, size_t j) { o[k] = round(x[i] + y[j]); }); return;
-            case OpKind::Sub: loop2(n, a.f.size(), b.f.size(), [&](size_t k, size_t i, size_t j) { o[k] = round(x[i] - y[j]); }); return;
-            case OpKind::Mul: loop2(n, a.f.size(), b.f.size(), [&](size_t k, size_t i, size_t j) { o[k] = round(x[i] * y[j]); }); return;
+            case OpKind::Add:
+                loop2(n, a.f.size(), b.f.size(), [&](size_t k, size_t i, size_t j) { o[k] = round(x[i] + y[j]); });
+                return;
+            case OpKind::Sub:
+                loop2(n, a.f.size(), b.f.size(), [&](size_t k, size_t i, size_t j) { o[k] = round(x[i] - y[j]); });
+                return;
+            case OpKind::Mul:
+                loop2(n, a.f.size(), b.f.size(), [&](size_t k, size_t i, size_t j) { o[k] = round(x[i] * y[j]); });
+                return;
             default:
-                loop2(n, a.f.size(), b.f.size(), [&](size_t k, size_t i, size_t j) {
-                    o[k] = round(floatOp(x[i], y[j], kind, propagate));
-                });
+                loop2(n, a.f.size(), b.f.size(),
+                      [&](size_t k, size_t i, size_t j) { o[k] = round(floatOp(x[i], y[j], kind, propagate)); });
             }
         });
         return;
@@ -192,15 +224,13 @@ void evalBinary(Context& ctx, const ir::Op& op)
             });
             return;
         default:
-            loop2(n, a.i.size(), b.i.size(), [&](size_t k, size_t i, size_t j) {
-                o[k] = wrap(intOp(x[i], y[j], kind, e, propagate));
-            });
+            loop2(n, a.i.size(), b.i.size(),
+                  [&](size_t k, size_t i, size_t j) { o[k] = wrap(intOp(x[i], y[j], kind, e, propagate)); });
         }
     });
 }
 
-template <class Cmp>
-void compareLoop(Tile& out, const std::vector<int64_t>& x, const std::vector<int64_t>& y, Cmp cmp)
+template <class Cmp> void compareLoop(Tile& out, const std::vector<int64_t>& x, const std::vector<int64_t>& y, Cmp cmp)
 {
     loop2(out.i.size(), x.size(), y.size(), [&](size_t k, size_t i, size_t j) { out.i[k] = cmp(x[i], y[j]); });
 }
@@ -217,8 +247,12 @@ void evalCompare(Context& ctx, const ir::Op& op)
         loop2(out.i.size(), a.f.size(), b.f.size(), [&](size_t k, size_t i, size_t j) {
             double x = a.f[i];
             double y = b.f[j];
-            bool r = kind == OpKind::Eq ? x == y : kind == OpKind::Ne ? x != y : kind == OpKind::Lt ? x < y
-                   : kind == OpKind::Le ? x <= y : kind == OpKind::Gt ? x > y : x >= y;
+            bool r = kind == OpKind::Eq   ? x == y
+                     : kind == OpKind::Ne ? x != y
+                     : kind == OpKind::Lt ? x < y
+                     : kind == OpKind::Le ? x <= y
+                     : kind == OpKind::Gt ? x > y
+                                          : x >= y;
             out.i[k] = r ? 1 : 0;
         });
         return;
@@ -227,19 +261,35 @@ void evalCompare(Context& ctx, const ir::Op& op)
         loop2(out.i.size(), a.i.size(), b.i.size(), [&](size_t k, size_t i, size_t j) {
             auto x = static_cast<uint64_t>(a.i[i]);
             auto y = static_cast<uint64_t>(b.i[j]);
-            bool r = kind == OpKind::Eq ? x == y : kind == OpKind::Ne ? x != y : kind == OpKind::Lt ? x < y
-                   : kind == OpKind::Le ? x <= y : kind == OpKind::Gt ? x > y : x >= y;
+            bool r = kind == OpKind::Eq   ? x == y
+                     : kind == OpKind::Ne ? x != y
+                     : kind == OpKind::Lt ? x < y
+                     : kind == OpKind::Le ? x <= y
+                     : kind == OpKind::Gt ? x > y
+                                          : x >= y;
             out.i[k] = r ? 1 : 0;
         });
         return;
     }
     switch (kind) {
-    case OpKind::Eq: compareLoop(out, a.i, b.i, [](int64_t x, int64_t y) -> int64_t { return x == y; }); return;
-    case OpKind::Ne: compareLoop(out, a.i, b.i, [](int64_t x, int64_t y) -> int64_t { return x != y; }); return;
-    case OpKind::Lt: compareLoop(out, a.i, b.i, [](int64_t x, int64_t y) -> int64_t { return x < y; }); return;
-    case OpKind::Le: compareLoop(out, a.i, b.i, [](int64_t x, int64_t y) -> int64_t { return x <= y; }); return;
-    case OpKind::Gt: compareLoop(out, a.i, b.i, [](int64_t x, int64_t y) -> int64_t { return x > y; }); return;
-    default: compareLoop(out, a.i, b.i, [](int64_t x, int64_t y) -> int64_t { return x >= y; }); return;
+    case OpKind::Eq:
+        compareLoop(out, a.i, b.i, [](int64_t x, int64_t y) -> int64_t { return x == y; });
+        return;
+    case OpKind::Ne:
+        compareLoop(out, a.i, b.i, [](int64_t x, int64_t y) -> int64_t { return x != y; });
+        return;
+    case OpKind::Lt:
+        compareLoop(out, a.i, b.i, [](int64_t x, int64_t y) -> int64_t { return x < y; });
+        return;
+    case OpKind::Le:
+        compareLoop(out, a.i, b.i, [](int64_t x, int64_t y) -> int64_t { return x <= y; });
+        return;
+    case OpKind::Gt:
+        compareLoop(out, a.i, b.i, [](int64_t x, int64_t y) -> int64_t { return x > y; });
+        return;
+    default:
+        compareLoop(out, a.i, b.i, [](int64_t x, int64_t y) -> int64_t { return x >= y; });
+        return;
     }
 }
 
@@ -304,16 +354,26 @@ void evalArith(Context& ctx, const ir::Op& op)
 {
     switch (op.kind) {
     case OpKind::Neg:
-    case OpKind::Not: evalUnary(ctx, op); return;
+    case OpKind::Not:
+        evalUnary(ctx, op);
+        return;
     case OpKind::Eq:
     case OpKind::Ne:
     case OpKind::Lt:
     case OpKind::Le:
     case OpKind::Gt:
-    case OpKind::Ge: evalCompare(ctx, op); return;
-    case OpKind::Select: evalSelect(ctx, op); return;
-    case OpKind::AddPtr: evalAddPtr(ctx, op); return;
-    default: evalBinary(ctx, op); return;
+    case OpKind::Ge:
+        evalCompare(ctx, op);
+        return;
+    case OpKind::Select:
+        evalSelect(ctx, op);
+        return;
+    case OpKind::AddPtr:
+        evalAddPtr(ctx, op);
+        return;
+    default:
+        evalBinary(ctx, op);
+        return;
     }
 }
 

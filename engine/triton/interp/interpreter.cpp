@@ -12,13 +12,20 @@ namespace tkm::triton::interp {
 const char* faultKindName(FaultKind k)
 {
     switch (k) {
-    case FaultKind::ReadPastEnd: return "read-past-end";
-    case FaultKind::ReadBeforeStart: return "read-before-start";
-    case FaultKind::WritePastEnd: return "write-past-end";
-    case FaultKind::WriteBeforeStart: return "write-before-start";
-    case FaultKind::Assert: return "assert";
-    case FaultKind::Timeout: return "timeout";
-    case FaultKind::Unsupported: return "unsupported";
+    case FaultKind::ReadPastEnd:
+        return "read-past-end";
+    case FaultKind::ReadBeforeStart:
+        return "read-before-start";
+    case FaultKind::WritePastEnd:
+        return "write-past-end";
+    case FaultKind::WriteBeforeStart:
+        return "write-before-start";
+    case FaultKind::Assert:
+        return "assert";
+    case FaultKind::Timeout:
+        return "timeout";
+    case FaultKind::Unsupported:
+        return "unsupported";
     }
     return "unknown";
 }
@@ -185,10 +192,16 @@ Exit runRegion(Context& ctx, const ir::Region& region)
     for (const ir::Op& op : region.ops) {
         switch (op.kind) {
         case OpKind::Yield:
-        case OpKind::Condition: return {Flow::Done, &op};
-        case OpKind::Break: return {Flow::Break, &op};
-        case OpKind::For: runFor(ctx, op); break;
-        case OpKind::While: runWhile(ctx, op); break;
+        case OpKind::Condition:
+            return {Flow::Done, &op};
+        case OpKind::Break:
+            return {Flow::Break, &op};
+        case OpKind::For:
+            runFor(ctx, op);
+            break;
+        case OpKind::While:
+            runWhile(ctx, op);
+            break;
         case OpKind::If: {
             Exit e = runIf(ctx, op);
             if (e.flow == Flow::Break) {
@@ -206,7 +219,9 @@ Exit runRegion(Context& ctx, const ir::Region& region)
         case OpKind::Reshape:
         case OpKind::Trans:
         case OpKind::Join:
-        case OpKind::Cat: evalShape(ctx, op); break;
+        case OpKind::Cat:
+            evalShape(ctx, op);
+            break;
         case OpKind::Exp:
         case OpKind::Exp2:
         case OpKind::Log:
@@ -226,17 +241,29 @@ Exit runRegion(Context& ctx, const ir::Region& region)
         case OpKind::Cast:
         case OpKind::Bitcast:
         case OpKind::PtrToInt:
-        case OpKind::IntToPtr: evalConvert(ctx, op); break;
+        case OpKind::IntToPtr:
+            evalConvert(ctx, op);
+            break;
         case OpKind::Load:
         case OpKind::Store:
         case OpKind::AtomicRMW:
-        case OpKind::AtomicCAS: evalMemory(ctx, op); break;
+        case OpKind::AtomicCAS:
+            evalMemory(ctx, op);
+            break;
         case OpKind::Reduce:
-        case OpKind::Scan: evalReduce(ctx, op); break;
-        case OpKind::Dot: evalDot(ctx, op); break;
+        case OpKind::Scan:
+            evalReduce(ctx, op);
+            break;
+        case OpKind::Dot:
+            evalDot(ctx, op);
+            break;
         case OpKind::Print:
-        case OpKind::Assert: evalDebug(ctx, op); break;
-        default: evalArith(ctx, op); break;
+        case OpKind::Assert:
+            evalDebug(ctx, op);
+            break;
+        default:
+            evalArith(ctx, op);
+            break;
         }
         if (ctx.failed()) {
             return {Flow::Fault, nullptr};

@@ -21,34 +21,56 @@ using ir::OpKind;
 namespace {
 
 /// Calls f(T{}) with the C++ type that stores element type `e` in memory.
-template <class F>
-void withStorage(Elem e, F&& f)
+template <class F> void withStorage(Elem e, F&& f)
 {
     switch (e) {
     case Elem::I1:
-    case Elem::U8: f(uint8_t{}); return;
-    case Elem::I8: f(int8_t{}); return;
-    case Elem::I16: f(int16_t{}); return;
-    case Elem::U16: f(uint16_t{}); return;
-    case Elem::I32: f(int32_t{}); return;
-    case Elem::U32: f(uint32_t{}); return;
+    case Elem::U8:
+        f(uint8_t{});
+        return;
+    case Elem::I8:
+        f(int8_t{});
+        return;
+    case Elem::I16:
+        f(int16_t{});
+        return;
+    case Elem::U16:
+        f(uint16_t{});
+        return;
+    case Elem::I32:
+        f(int32_t{});
+        return;
+    case Elem::U32:
+        f(uint32_t{});
+        return;
     case Elem::I64:
-    case Elem::Ptr: f(int64_t{}); return;
-    case Elem::U64: f(uint64_t{}); return;
-    case Elem::F16: f(Eigen::half{}); return;
-    case Elem::BF16: f(Eigen::bfloat16{}); return;
-    case Elem::F32: f(float{}); return;
-    case Elem::F64: f(double{}); return;
+    case Elem::Ptr:
+        f(int64_t{});
+        return;
+    case Elem::U64:
+        f(uint64_t{});
+        return;
+    case Elem::F16:
+        f(Eigen::half{});
+        return;
+    case Elem::BF16:
+        f(Eigen::bfloat16{});
+        return;
+    case Elem::F32:
+        f(float{});
+        return;
+    case Elem::F64:
+        f(double{});
+        return;
     }
 }
 
 template <class T>
-constexpr bool kIsFloat = std::is_floating_point_v<T> || std::is_same_v<T, Eigen::half> ||
-                          std::is_same_v<T, Eigen::bfloat16>;
+constexpr bool kIsFloat =
+    std::is_floating_point_v<T> || std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>;
 
 /// The element at `p` as the interpreter stores it (I1: any nonzero byte is 1).
-template <class T>
-void readAt(const std::byte* p, Elem e, int64_t& i, double& f)
+template <class T> void readAt(const std::byte* p, Elem e, int64_t& i, double& f)
 {
     T v;
     std::memcpy(&v, p, sizeof(T));
@@ -62,8 +84,7 @@ void readAt(const std::byte* p, Elem e, int64_t& i, double& f)
     }
 }
 
-template <class T>
-void writeAt(std::byte* p, int64_t i, double f)
+template <class T> void writeAt(std::byte* p, int64_t i, double f)
 {
     T v;
     if constexpr (std::is_same_v<T, double>) {
@@ -144,16 +165,15 @@ void raiseBounds(Context& ctx, const ir::Op& op, const Tile& p, const std::vecto
     f.bufferElements = hb ? hb->elements : 0;
     f.masked = masked;
     f.badLanes = c.bad;
-    std::string what = op.kind == OpKind::Load    ? "tl.load reads"
-                       : op.kind == OpKind::Store ? "tl.store writes"
+    std::string what = op.kind == OpKind::Load        ? "tl.load reads"
+                       : op.kind == OpKind::Store     ? "tl.store writes"
                        : op.kind == OpKind::AtomicCAS ? "tl.atomic_cas updates"
                                                       : "tl.atomic_" + op.text + " updates";
     std::string target = hb ? f.buffer + "[" + std::to_string(off) + "] (" + f.buffer + " has " +
                                   std::to_string(f.bufferElements) + " elements)"
                             : "element " + std::to_string(off) + " of a pointer that is in no buffer";
-    f.message = "line " + std::to_string(op.range.begin.line) + ": " + what + " " + target + " in " +
-                programText(ctx) + laneText(c.first, shape) + " — " +
-                (masked ? "the mask let this lane through" : "no mask was given");
+    f.message = "line " + std::to_string(op.range.begin.line) + ": " + what + " " + target + " in " + programText(ctx) +
+                laneText(c.first, shape) + " — " + (masked ? "the mask let this lane through" : "no mask was given");
     ctx.result.fault = std::move(f);
 }
 
@@ -395,9 +415,15 @@ void raise(Context& ctx, FaultKind kind, const ir::Op& op, std::string message)
 void evalMemory(Context& ctx, const ir::Op& op)
 {
     switch (op.kind) {
-    case OpKind::Load: evalLoad(ctx, op); return;
-    case OpKind::Store: evalStore(ctx, op); return;
-    default: evalAtomic(ctx, op); return;
+    case OpKind::Load:
+        evalLoad(ctx, op);
+        return;
+    case OpKind::Store:
+        evalStore(ctx, op);
+        return;
+    default:
+        evalAtomic(ctx, op);
+        return;
     }
 }
 

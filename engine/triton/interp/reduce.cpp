@@ -29,9 +29,9 @@ enum class Combine { Sum, Prod, Max, Min, XorSum, And, Or, ArgMax, ArgMin, Unkno
 Combine combineOf(const std::string& text)
 {
     static const std::pair<const char*, Combine> kNames[] = {
-        {"sum", Combine::Sum}, {"prod", Combine::Prod}, {"max", Combine::Max}, {"min", Combine::Min},
-        {"xor_sum", Combine::XorSum}, {"and", Combine::And}, {"or", Combine::Or}, {"argmax", Combine::ArgMax},
-        {"argmin", Combine::ArgMin}};
+        {"sum", Combine::Sum}, {"prod", Combine::Prod},      {"max", Combine::Max},
+        {"min", Combine::Min}, {"xor_sum", Combine::XorSum}, {"and", Combine::And},
+        {"or", Combine::Or},   {"argmax", Combine::ArgMax},  {"argmin", Combine::ArgMin}};
     for (const auto& [name, c] : kNames) {
         if (text == name) {
             return c;
@@ -87,8 +87,7 @@ void convertInput(Context& ctx, const ir::Type& t, const Tile& a, Elem to, Tile&
 }
 
 /// True when `x` should replace the best so far `best` in an argmax (`max`) or argmin.
-template <class T>
-bool better(T x, T best, bool max)
+template <class T> bool better(T x, T best, bool max)
 {
     if constexpr (std::is_floating_point_v<T>) {
         if (std::isnan(x)) {
@@ -101,8 +100,7 @@ bool better(T x, T best, bool max)
     return max ? x > best : x < best;
 }
 
-template <class T>
-T reduceLine(const T* x, size_t r, size_t stride, Combine kind)
+template <class T> T reduceLine(const T* x, size_t r, size_t stride, Combine kind)
 {
     T acc = x[0];
     if constexpr (std::is_floating_point_v<T>) {
@@ -122,21 +120,33 @@ T reduceLine(const T* x, size_t r, size_t stride, Combine kind)
         for (size_t j = 1; j < r; ++j) {
             T v = x[j * stride];
             switch (kind) {
-            case Combine::Sum: acc = static_cast<T>(acc + v); break; // T is uint64_t here; wrapped by the caller
-            case Combine::Max: acc = v > acc ? v : acc; break;
-            case Combine::Min: acc = v < acc ? v : acc; break;
-            case Combine::XorSum: acc ^= v; break;
-            case Combine::And: acc &= v; break;
-            case Combine::Or: acc |= v; break;
-            default: break;
+            case Combine::Sum:
+                acc = static_cast<T>(acc + v);
+                break; // T is uint64_t here; wrapped by the caller
+            case Combine::Max:
+                acc = v > acc ? v : acc;
+                break;
+            case Combine::Min:
+                acc = v < acc ? v : acc;
+                break;
+            case Combine::XorSum:
+                acc ^= v;
+                break;
+            case Combine::And:
+                acc &= v;
+                break;
+            case Combine::Or:
+                acc |= v;
+                break;
+            default:
+                break;
             }
         }
     }
     return acc;
 }
 
-template <class T>
-int64_t argLine(const T* x, size_t r, size_t stride, bool max)
+template <class T> int64_t argLine(const T* x, size_t r, size_t stride, bool max)
 {
     size_t best = 0;
     for (size_t j = 1; j < r; ++j) {
@@ -175,7 +185,7 @@ void evalReduceOp(Context& ctx, const ir::Op& op)
             if (arg) {
                 bool max = kind == Combine::ArgMax;
                 out.i[dst] = isF ? argLine(a->f.data() + base, v.r, v.inner, max)
-                           : u   ? argLine(reinterpret_cast<const uint64_t*>(a->i.data()) + base, v.r, v.inner, max)
+                             : u ? argLine(reinterpret_cast<const uint64_t*>(a->i.data()) + base, v.r, v.inner, max)
                                  : argLine(a->i.data() + base, v.r, v.inner, max);
             } else if (isF) {
                 out.f[dst] = roundFloat(reduceLine(a->f.data() + base, v.r, v.inner, kind), e);
@@ -222,22 +232,22 @@ void evalScan(Context& ctx, const ir::Op& op)
                 size_t k = base + (reverse ? v.r - 1 - s : s) * v.inner;
                 if (isF) {
                     double x = a->f[k];
-                    accF = s == 0 ? x
-                         : kind == Combine::Sum  ? roundFloat(accF + x, e)
-                         : kind == Combine::Prod ? roundFloat(accF * x, e)
-                         : kind == Combine::Max  ? (better(x, accF, true) ? x : accF)
-                                          : (better(x, accF, false) ? x : accF);
+                    accF = s == 0                  ? x
+                           : kind == Combine::Sum  ? roundFloat(accF + x, e)
+                           : kind == Combine::Prod ? roundFloat(accF * x, e)
+                           : kind == Combine::Max  ? (better(x, accF, true) ? x : accF)
+                                                   : (better(x, accF, false) ? x : accF);
                     out.f[k] = accF;
                     continue;
                 }
                 int64_t x = a->i[k];
                 auto ux = static_cast<uint64_t>(x);
                 auto ua = static_cast<uint64_t>(accI);
-                accI = s == 0 ? x
-                     : kind == Combine::Sum  ? static_cast<int64_t>(ua + ux)
-                     : kind == Combine::Prod ? static_cast<int64_t>(ua * ux)
-                     : kind == Combine::Max  ? ((u ? ux > ua : x > accI) ? x : accI)
-                                      : ((u ? ux < ua : x < accI) ? x : accI);
+                accI = s == 0                  ? x
+                       : kind == Combine::Sum  ? static_cast<int64_t>(ua + ux)
+                       : kind == Combine::Prod ? static_cast<int64_t>(ua * ux)
+                       : kind == Combine::Max  ? ((u ? ux > ua : x > accI) ? x : accI)
+                                               : ((u ? ux < ua : x < accI) ? x : accI);
                 accI = wrapInt(accI, e);
                 out.i[k] = accI;
             }
@@ -311,10 +321,19 @@ void evalDot(Context& ctx, const ir::Op& op)
         const double* row = ar + i * kk;
         for (size_t j = 0; j < n; ++j) {
             const double* col = bT + j * kk;
-            double s = 0;
-            for (size_t k = 0; k < kk; ++k) {
-                s += row[k] * col[k];
+            // four independent partial sums: the host's FP adds pipeline instead of waiting on one chain
+            double p[4] = {0, 0, 0, 0};
+            size_t k = 0;
+            for (; k + 4 <= kk; k += 4) {
+                p[0] += row[k] * col[k];
+                p[1] += row[k + 1] * col[k + 1];
+                p[2] += row[k + 2] * col[k + 2];
+                p[3] += row[k + 3] * col[k + 3];
             }
+            for (; k < kk; ++k) {
+                p[0] += row[k] * col[k];
+            }
+            double s = (p[0] + p[1]) + (p[2] + p[3]);
             if (acc) {
                 s += acc->f[i * n + j];
             }

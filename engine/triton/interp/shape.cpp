@@ -155,7 +155,9 @@ void evalJoinOrCat(Context& ctx, const ir::Op& op)
 void evalShape(Context& ctx, const ir::Op& op)
 {
     switch (op.kind) {
-    case OpKind::Constant: evalConstant(ctx, op); return;
+    case OpKind::Constant:
+        evalConstant(ctx, op);
+        return;
     case OpKind::ProgramId:
     case OpKind::NumPrograms: {
         auto axis = static_cast<size_t>(std::clamp<int64_t>(op.ints.empty() ? 0 : op.ints[0], 0, 2));
@@ -185,14 +187,20 @@ void evalShape(Context& ctx, const ir::Op& op)
         return;
     }
     case OpKind::Broadcast:
-    case OpKind::Trans: evalBroadcastOrTrans(ctx, op); return;
+    case OpKind::Trans:
+        evalBroadcastOrTrans(ctx, op);
+        return;
     case OpKind::ExpandDims:
     case OpKind::Reshape:
         copyLanes(ctx.tile(op.operands[0]), prepare(ctx, op.results[0]), ctx.type(op.results[0]));
         return;
     case OpKind::Join:
-    case OpKind::Cat: evalJoinOrCat(ctx, op); return;
-    default: raise(ctx, FaultKind::Unsupported, op, "not a shape op"); return;
+    case OpKind::Cat:
+        evalJoinOrCat(ctx, op);
+        return;
+    default:
+        raise(ctx, FaultKind::Unsupported, op, "not a shape op");
+        return;
     }
 }
 

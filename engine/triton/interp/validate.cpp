@@ -165,8 +165,8 @@ private:
                 continue;
             }
             if (type(v).numel() != 1 && type(v).numel() != n) {
-                return "operand " + std::to_string(j) + " has " + std::to_string(type(v).numel()) + " lanes, the access " +
-                       std::to_string(n);
+                return "operand " + std::to_string(j) + " has " + std::to_string(type(v).numel()) +
+                       " lanes, the access " + std::to_string(n);
             }
             bool isValue = j >= valueFrom && j < valueTo;
             if (isValue && ir::isFloat(type(v).elem) != f) {
@@ -197,7 +197,8 @@ private:
         switch (op.kind) {
         case OpKind::Constant:
         case OpKind::ProgramId:
-        case OpKind::NumPrograms: return need(0, true);
+        case OpKind::NumPrograms:
+            return need(0, true);
         case OpKind::Arange: {
             if (auto why = need(0, true)) {
                 return why;
@@ -234,7 +235,9 @@ private:
         case OpKind::Store:
         case OpKind::AtomicRMW:
         case OpKind::AtomicCAS:
-            if (auto why = need(op.kind == OpKind::Load ? 1 : op.kind == OpKind::AtomicCAS ? 3 : 2,
+            if (auto why = need(op.kind == OpKind::Load        ? 1
+                                : op.kind == OpKind::AtomicCAS ? 3
+                                                               : 2,
                                 op.kind != OpKind::Store)) {
                 return why;
             }
@@ -249,7 +252,8 @@ private:
             if (rank > 0 && (axis < -rank || axis >= rank)) {
                 return std::string("its axis is out of range");
             }
-            int64_t extent = rank > 0 ? type(op.operands[0]).shape[static_cast<size_t>(axis < 0 ? axis + rank : axis)] : 1;
+            int64_t extent =
+                rank > 0 ? type(op.operands[0]).shape[static_cast<size_t>(axis < 0 ? axis + rank : axis)] : 1;
             int64_t expect = type(op.operands[0]).numel() / (op.kind == OpKind::Reduce ? extent : 1);
             return type(op.results[0]).numel() != expect ? std::optional<std::string>("its result has the wrong lanes")
                                                          : std::nullopt;
@@ -273,7 +277,8 @@ private:
         }
         case OpKind::Print:
         case OpKind::Yield:
-        case OpKind::Break: return operands(op, 0);
+        case OpKind::Break:
+            return operands(op, 0);
         case OpKind::Assert:
         case OpKind::Condition:
             if (auto why = operands(op, 1)) {
@@ -341,7 +346,8 @@ private:
             }
             return lanes(op, 0, 1, false);
         default: { // elementwise arithmetic and math: operands of the result's kind
-            bool unary = op.kind == OpKind::Neg || op.kind == OpKind::Not || (op.kind >= OpKind::Exp && op.kind <= OpKind::Sigmoid);
+            bool unary = op.kind == OpKind::Neg || op.kind == OpKind::Not ||
+                         (op.kind >= OpKind::Exp && op.kind <= OpKind::Sigmoid);
             size_t n = unary ? 1 : op.kind == OpKind::Fma ? 3 : 2;
             if (auto why = need(n, true)) {
                 return why;

@@ -18,14 +18,22 @@ using ir::Elem;
 int64_t wrapInt(int64_t v, Elem e)
 {
     switch (e) {
-    case Elem::I1: return v & 1;
-    case Elem::I8: return static_cast<int8_t>(v);
-    case Elem::I16: return static_cast<int16_t>(v);
-    case Elem::I32: return static_cast<int32_t>(v);
-    case Elem::U8: return static_cast<uint8_t>(v);
-    case Elem::U16: return static_cast<uint16_t>(v);
-    case Elem::U32: return static_cast<uint32_t>(v);
-    default: return v;
+    case Elem::I1:
+        return v & 1;
+    case Elem::I8:
+        return static_cast<int8_t>(v);
+    case Elem::I16:
+        return static_cast<int16_t>(v);
+    case Elem::I32:
+        return static_cast<int32_t>(v);
+    case Elem::U8:
+        return static_cast<uint8_t>(v);
+    case Elem::U16:
+        return static_cast<uint16_t>(v);
+    case Elem::U32:
+        return static_cast<uint32_t>(v);
+    default:
+        return v;
     }
 }
 
@@ -56,8 +64,7 @@ float truncFloat(double v)
     return f;
 }
 
-template <class H>
-double halfRtz(float f)
+template <class H> double halfRtz(float f)
 {
     H h(f);
     if (std::isfinite(f) && std::fabs(static_cast<float>(h)) > std::fabs(f)) {
@@ -71,42 +78,56 @@ double halfRtz(float f)
 double roundFloat(double v, Elem e)
 {
     switch (e) {
-    case Elem::F32: return static_cast<float>(v);
-    case Elem::F16: return static_cast<float>(Eigen::half(roundToOddFloat(v)));
-    case Elem::BF16: return static_cast<float>(Eigen::bfloat16(roundToOddFloat(v)));
-    default: return v;
+    case Elem::F32:
+        return static_cast<float>(v);
+    case Elem::F16:
+        return static_cast<float>(Eigen::half(roundToOddFloat(v)));
+    case Elem::BF16:
+        return static_cast<float>(Eigen::bfloat16(roundToOddFloat(v)));
+    default:
+        return v;
     }
 }
 
 double roundFloatTowardZero(double v, Elem e)
 {
     switch (e) {
-    case Elem::F32: return truncFloat(v);
-    case Elem::F16: return halfRtz<Eigen::half>(truncFloat(v));
-    case Elem::BF16: return halfRtz<Eigen::bfloat16>(truncFloat(v));
-    default: return v;
+    case Elem::F32:
+        return truncFloat(v);
+    case Elem::F16:
+        return halfRtz<Eigen::half>(truncFloat(v));
+    case Elem::BF16:
+        return halfRtz<Eigen::bfloat16>(truncFloat(v));
+    default:
+        return v;
     }
 }
 
 uint64_t floatBits(double v, Elem e)
 {
     switch (e) {
-    case Elem::F32: return std::bit_cast<uint32_t>(static_cast<float>(v));
-    case Elem::F16: return Eigen::numext::bit_cast<uint16_t>(Eigen::half(static_cast<float>(v)));
-    case Elem::BF16: return Eigen::numext::bit_cast<uint16_t>(Eigen::bfloat16(static_cast<float>(v)));
-    default: return std::bit_cast<uint64_t>(v);
+    case Elem::F32:
+        return std::bit_cast<uint32_t>(static_cast<float>(v));
+    case Elem::F16:
+        return Eigen::numext::bit_cast<uint16_t>(Eigen::half(static_cast<float>(v)));
+    case Elem::BF16:
+        return Eigen::numext::bit_cast<uint16_t>(Eigen::bfloat16(static_cast<float>(v)));
+    default:
+        return std::bit_cast<uint64_t>(v);
     }
 }
 
 double floatFromBits(uint64_t bits, Elem e)
 {
     switch (e) {
-    case Elem::F32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
+    case Elem::F32:
+        return std::bit_cast<float>(static_cast<uint32_t>(bits));
     case Elem::F16:
         return static_cast<float>(Eigen::numext::bit_cast<Eigen::half>(static_cast<uint16_t>(bits)));
     case Elem::BF16:
         return static_cast<float>(Eigen::numext::bit_cast<Eigen::bfloat16>(static_cast<uint16_t>(bits)));
-    default: return std::bit_cast<double>(bits);
+    default:
+        return std::bit_cast<double>(bits);
     }
 }
 
@@ -148,10 +169,12 @@ double intToFloat(int64_t v, Elem from, Elem to)
 {
     bool u = from == Elem::U64;
     switch (to) {
-    case Elem::F64: return u ? static_cast<double>(static_cast<uint64_t>(v)) : static_cast<double>(v);
+    case Elem::F64:
+        return u ? static_cast<double>(static_cast<uint64_t>(v)) : static_cast<double>(v);
     case Elem::F32:
         return u ? static_cast<float>(static_cast<uint64_t>(v)) : static_cast<float>(v);
-    default: return roundFloat(intToDouble(v, from), to);
+    default:
+        return roundFloat(intToDouble(v, from), to);
     }
 }
 
