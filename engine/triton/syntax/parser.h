@@ -10,6 +10,7 @@
 #include "engine/triton/diag/diagnostic.h"
 #include "engine/triton/syntax/ast.h"
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -24,5 +25,9 @@ struct ParseResult
 
 /// Parses a kernel file. Never throws on bad input.
 ParseResult parse(std::string_view source);
+
+/// The refusal for a StmtKind::Other statement of a @triton.jit body, by its `keyword`: "'with' statements are
+/// not supported in a @triton.jit kernel", "list comprehensions are not supported in a @triton.jit kernel", …
+std::string otherStatementMessage(const ast::Stmt& stmt);
 
 } // namespace tkm::triton
