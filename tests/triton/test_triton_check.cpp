@@ -166,4 +166,317 @@ TEST_P(TutorialKernels, ChecksWithoutDiagnostics)
 
 INSTANTIATE_TEST_SUITE_P(Tutorials, TutorialKernels, ::testing::Range(0, 7));
 
+
+const char* kHeader = "import triton\nimport triton.language as tl\n\n";
+
+CheckInput basic(std::map<std::string, ConstexprValue> cs = {})
+{
+    return input("k", {ptr(Elem::F32), ptr(Elem::F32), scalar(Elem::I32)}, std::move(cs));
+}
+
+TEST(TritonCheck, ConstexprIfFolds)
+{
+    std::string src = std::string(kHeader) + R"(@triton.jit
+def k(x_ptr, y_ptr, n, STAGE: tl.constexpr):
+    offs = tl.arange(0, 16)
+    if STAGE == 1:
+        v = tl.load(x_ptr + offs)
+    elif STAGE == 2:
+        v = tl.load(y_ptr + offs)
+    else:
+        v = tl.zeros((16,), dtype=tl.float32)
+    tl.store(y_ptr + offs, v)
+)";
+    for (int stage : {1, 2, 3}) {
+        Compiled c = compile(src, basic({{"STAGE", ConstexprValue::ofInt(stage)}}));
+        ASSERT_TRUE(c.checked.function) << diagnosticsText(c);
+        const auto& f = *c.checked.function;
+        EXPECT_EQ(countOps(f.body, OpKind::If), 0);
+        EXPECT_EQ(countOps(f.body, OpKind::Load), stage == 3 ? 0 : 1);
+        std::string d = tkm::triton::ir::dump(f);
+        if (stage == 2) {
+            EXPECT_NE(d.find("splat %1 : <16xpointer<fp32>>  # line 10"), std::string::npos) << d;
+        }
+    }
+}
+
+TEST(TritonCheck, StaticRangeUnrolls)
+{
+    std::string src = std::string(kHeader) + R"(@triton.jit
+def k(x_ptr, y_ptr, n, R: tl.constexpr):
+    acc = tl.zeros((16,), dtype=tl.float32)
+    for i in tl.static_range(R):
+        acc += tl.load(x_ptr + i * 16 + tl.arange(0, 16))
+    tl.store(y_ptr + tl.arange(0, 16), acc)
+)";
+    Compiled c = compile(src, basic({{"R", ConstexprValue::ofInt(4)}}));
+    ASSERT_TRUE(c.checked.function) << diagnosticsText(c);
+    EXPECT_EQ(countOps(c.checked.function->body, OpKind::For), 0);
+    EXPECT_EQ(countOps(c.checked.function->body, OpKind::Load), 4);
+}
+
+TEST(TritonCheck, HelperInlinedWithTupleReturn)
+{
+    std::string src = std::string(kHeader) + R"(@triton.jit
+def stats(x, N: tl.constexpr):
+    mean = tl.sum(x, axis=0) / N
+    d = x - mean
+    return mean, tl.sum(d * d, axis=0) / N
+
+@triton.jit
+def k(x_ptr, y_ptr, n):
+    x = tl.load(x_ptr + tl.arange(0, 64))
+    m, v = stats(x, 64)
+    tl.store(y_ptr, m)
+    tl.store(y_ptr + 1, v)
+)";
+    Compiled c = compile(src, input("k", {ptr(Elem::F32), ptr(Elem::F32), scalar(Elem::I32)}));
+    ASSERT_TRUE(c.checked.function) << diagnosticsText(c);
+    const auto& f = *c.checked.function;
+    EXPECT_EQ(countOps(f.body, OpKind::Reduce), 2);
+    EXPECT_EQ(countOps(f.body, OpKind::Store), 2);
+    // The helper's lines are kept on its ops.
+    EXPECT_NE(tkm::triton::ir::dump(f).find("reduce %6 0 0 \"sum\" : fp32  # line 6"), std::string::npos)
+        << tkm::triton::ir::dump(f);
+}
+
+TEST(TritonCheck, LoopCarriedValues)
+{
+    std::string src = std::string(kHeader) + R"(@triton.jit
+def k(x_ptr, y_ptr, n):
+    acc = tl.zeros((32,), dtype=tl.float32)
+    count = 0
+    for i in range(0, n, 32):
+        acc += tl.load(x_ptr + i + tl.arange(0, 32), mask=i + tl.arange(0, 32) < n, other=0.0)
+        count += 1
+    tl.store(y_ptr + tl.arange(0, 32), acc / count)
+)";
+    Compiled c = compile(src, basic());
+    ASSERT_TRUE(c.checked.function) << diagnosticsText(c);
+    const auto& f = *c.checked.function;
+    const tkm::triton::ir::Op* loop = nullptr;
+    for (const auto& op : f.body.ops) {
+        if (op.kind == OpKind::For) {
+            loop = &op;
+        }
+    }
+    ASSERT_NE(loop, nullptr);
+    ASSERT_EQ(loop->operands.size(), 5u); // lb, ub, step, acc, count
+    ASSERT_EQ(loop->results.size(), 2u);
+    ASSERT_EQ(loop->regions.size(), 1u);
+    const auto& body = *loop->regions[0];
+    ASSERT_EQ(body.args.size(), 3u); // iv, acc, count
+    EXPECT_EQ(f.typeOf(body.args[0]).str(), "int32");
+    EXPECT_EQ(f.typeOf(body.args[1]).str(), "<32xfp32>");
+    EXPECT_EQ(f.typeOf(body.args[2]).str(), "int32");
+    ASSERT_FALSE(body.ops.empty());
+    EXPECT_EQ(body.ops.back().kind, OpKind::Yield);
+    EXPECT_EQ(body.ops.back().operands.size(), 2u);
+    EXPECT_EQ(f.typeOf(loop->results[0]).str(), "<32xfp32>");
+}
+
+TEST(TritonCheck, RuntimeIfYieldsAssignedNames)
+{
+    std::string src = std::string(kHeader) + R"(@triton.jit
+def k(x_ptr, y_ptr, n):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    if n > 4:
+        x = x * 2.0
+        only_here = 1
+    tl.store(y_ptr + tl.arange(0, 16), x)
+)";
+    Compiled c = compile(src, basic());
+    ASSERT_TRUE(c.checked.function) << diagnosticsText(c);
+    const auto& f = *c.checked.function;
+    const tkm::triton::ir::Op* iff = nullptr;
+    for (const auto& op : f.body.ops) {
+        if (op.kind == OpKind::If) {
+            iff = &op;
+        }
+    }
+    ASSERT_NE(iff, nullptr);
+    EXPECT_EQ(iff->results.size(), 1u);
+    ASSERT_EQ(iff->regions.size(), 2u);
+    EXPECT_EQ(iff->regions[0]->ops.back().kind, OpKind::Yield);
+    EXPECT_EQ(iff->regions[1]->ops.back().kind, OpKind::Yield);
+    EXPECT_EQ(iff->regions[1]->ops.back().operands.size(), 1u);
+}
+
+TEST(TritonCheck, EarlyReturnPutsTheRestInTheElseBranch)
+{
+    std::string src = std::string(kHeader) + R"(@triton.jit
+def k(x_ptr, y_ptr, n):
+    pid = tl.program_id(0)
+    if pid * 16 >= n:
+        return
+    offs = pid * 16 + tl.arange(0, 16)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs))
+)";
+    Compiled c = compile(src, basic());
+    ASSERT_TRUE(c.checked.function) << diagnosticsText(c);
+    const auto& f = *c.checked.function;
+    ASSERT_EQ(f.body.ops.back().kind, OpKind::If);
+    EXPECT_EQ(countOps(*f.body.ops.back().regions[1], OpKind::Store), 1);
+    EXPECT_EQ(countOps(*f.body.ops.back().regions[0], OpKind::Store), 0);
+}
+
+TEST(TritonCheck, WhileLoop)
+{
+    std::string src = std::string(kHeader) + R"(@triton.jit
+def k(x_ptr, y_ptr, n):
+    i = 0
+    s = 0.0
+    while i < n:
+        s += tl.load(x_ptr + i)
+        i += 1
+    tl.store(y_ptr, s)
+)";
+    Compiled c = compile(src, basic());
+    ASSERT_TRUE(c.checked.function) << diagnosticsText(c);
+    const auto& f = *c.checked.function;
+    const tkm::triton::ir::Op* w = nullptr;
+    for (const auto& op : f.body.ops) {
+        if (op.kind == OpKind::While) {
+            w = &op;
+        }
+    }
+    ASSERT_NE(w, nullptr);
+    EXPECT_EQ(w->operands.size(), 2u);
+    EXPECT_EQ(w->regions[0]->ops.back().kind, OpKind::Condition);
+    EXPECT_EQ(w->regions[0]->ops.back().operands.size(), 3u);
+    EXPECT_EQ(w->regions[1]->ops.back().kind, OpKind::Yield);
+    EXPECT_EQ(w->results.size(), 2u);
+}
+
+/// The element type of `a <op> b` where a and b are written as Python expressions over the kernel's tiles.
+std::string resultType(const std::string& expr)
+{
+    std::string src = std::string(kHeader) + "@triton.jit\ndef k(x_ptr, y_ptr, n):\n"
+                      "    i1 = tl.arange(0, 16) < 3\n"
+                      "    i8 = tl.zeros((16,), dtype=tl.int8)\n"
+                      "    i32 = tl.zeros((16,), dtype=tl.int32)\n"
+                      "    i64 = tl.zeros((16,), dtype=tl.int64)\n"
+                      "    u32 = tl.zeros((16,), dtype=tl.uint32)\n"
+                      "    f16 = tl.zeros((16,), dtype=tl.float16)\n"
+                      "    bf16 = tl.zeros((16,), dtype=tl.bfloat16)\n"
+                      "    f32 = tl.zeros((16,), dtype=tl.float32)\n"
+                      "    f64 = tl.zeros((16,), dtype=tl.float64)\n"
+                      "    r = " + expr + "\n"
+                      "    tl.static_print(r)\n";
+    Compiled c = compile(src, basic());
+    if (!c.checked.function) {
+        return "error: " + diagnosticsText(c);
+    }
+    const auto& f = *c.checked.function;
+    return f.typeOf(f.body.ops.back().results.at(0)).str();
+}
+
+TEST(TritonCheck, PromotionTable)
+{
+    struct P
+    {
+        const char* expr;
+        const char* type;
+    };
+    const P table[] = {
+        {"i32 + f16", "<16xfp16>"},   {"f16 + bf16", "<16xfp16>"},   {"bf16 + bf16", "<16xbf16>"},
+        {"bf16 + i32", "<16xfp32>"},  {"i32 + i64", "<16xint64>"},   {"u32 + i32", "<16xuint32>"},
+        {"i8 + i32", "<16xint32>"},   {"i1 + i1", "<16xint1>"},      {"f32 + f64", "<16xfp64>"},
+        {"f16 * 2.5", "<16xfp16>"},   {"i8 + 1000", "<16xint8>"},    {"i32 / i32", "<16xfp32>"},
+        {"f16 / f16", "<16xfp32>"},   {"i32 // 2", "<16xint32>"},    {"i64 % 3", "<16xint64>"},
+        {"i32 < f32", "<16xint1>"},   {"i1 & i1", "<16xint1>"},      {"i32 + 1.5", "<16xfp32>"},
+        {"bf16 * 2.0", "<16xbf16>"},  {"f16 + f32", "<16xfp32>"},    {"u32 >> 1", "<16xuint32>"},
+        {"tl.sum(i8, axis=0)", "int32"}, {"tl.sum(i1, axis=0)", "int32"}, {"tl.sum(f16, axis=0)", "fp16"},
+        {"tl.max(f16, axis=0)", "fp32"}, {"tl.max(bf16, axis=0)", "fp32"}, {"tl.argmax(f32, axis=0)", "int32"},
+        {"tl.where(i1, i32, f16)", "<16xfp16>"}, {"tl.where(i1, f32, 0)", "<16xfp32>"},
+    };
+    for (const P& p : table) {
+        EXPECT_EQ(resultType(p.expr), p.type) << p.expr;
+    }
+}
+
+TEST(TritonCheck, BlockPointerDesugars)
+{
+    std::string src = std::string(kHeader) + R"(@triton.jit
+def k(x_ptr, y_ptr, n):
+    bp = tl.make_block_ptr(base=x_ptr, shape=(n, 64), strides=(64, 1), offsets=(tl.program_id(0) * 32, 0),
+                           block_shape=(32, 64), order=(1, 0))
+    t = tl.load(bp, boundary_check=(0, 1), padding_option="zero")
+    bp = tl.advance(bp, (0, 64))
+    out = tl.make_block_ptr(base=y_ptr, shape=(n, 64), strides=(64, 1), offsets=(0, 0), block_shape=(32, 64),
+                            order=(1, 0))
+    tl.store(out, t + tl.load(bp), boundary_check=(0,))
+)";
+    Compiled c = compile(src, basic());
+    ASSERT_TRUE(c.checked.function) << diagnosticsText(c);
+    const auto& f = *c.checked.function;
+    std::string d = tkm::triton::ir::dump(f);
+    int loads = 0;
+    for (const auto& op : f.body.ops) {
+        if (op.kind == OpKind::Load) {
+            ++loads;
+            EXPECT_EQ(f.typeOf(op.operands[0]).str(), "<32x64xpointer<fp32>>") << d;
+            EXPECT_EQ(f.typeOf(op.results[0]).str(), "<32x64xfp32>");
+            if (loads == 1) {
+                ASSERT_NE(op.operands[1], tkm::triton::ir::kNoValue) << "boundary_check gives a mask";
+                ASSERT_NE(op.operands[2], tkm::triton::ir::kNoValue) << "padding_option=zero gives other";
+                EXPECT_EQ(f.typeOf(op.operands[1]).str(), "<32x64xint1>");
+            } else {
+                EXPECT_EQ(op.operands[1], tkm::triton::ir::kNoValue);
+            }
+        }
+        if (op.kind == OpKind::Store) {
+            EXPECT_NE(op.operands[2], tkm::triton::ir::kNoValue);
+        }
+    }
+    EXPECT_EQ(loads, 2);
+    EXPECT_EQ(countOps(f.body, OpKind::Arange), 6);
+}
+
+TEST(TritonCheck, BroadcastErrorHasShapeNotes)
+{
+    std::string src = std::string(kHeader) + R"(@triton.jit
+def k(x_ptr, y_ptr, n):
+    a = tl.load(x_ptr + tl.arange(0, 32))
+    b = tl.load(y_ptr + tl.arange(0, 64))
+    c = a + b
+)";
+    Compiled c = compile(src, basic());
+    ASSERT_EQ(c.checked.diagnostics.size(), 1u);
+    const auto& d = c.checked.diagnostics[0];
+    ASSERT_EQ(d.notes.size(), 2u);
+    EXPECT_EQ(d.notes[0].range.begin.line, 6);
+    EXPECT_EQ(d.notes[1].range.begin.line, 7);
+    EXPECT_EQ(d.underline.size(), 2u);
+    EXPECT_NE(diagnosticsText(c).find("kernel.py:6:"), std::string::npos) << diagnosticsText(c);
+}
+
+TEST(TritonCheck, SignatureMarksConstexprAndHeuristics)
+{
+    std::string src = std::string(kHeader) + R"(@triton.heuristics({"EVEN": lambda args: args["n"] % 16 == 0})
+@triton.jit
+def k(x_ptr, n, EVEN, BLOCK: tl.constexpr = 128):
+    pass
+)";
+    auto parsed = tkm::triton::parse(src);
+    const auto* fn = parsed.module.function("k");
+    ASSERT_NE(fn, nullptr);
+    auto sig = tkm::triton::signatureOf(*fn);
+    ASSERT_EQ(sig.size(), 4u);
+    EXPECT_FALSE(sig[0].constexpr_);
+    EXPECT_FALSE(sig[1].constexpr_);
+    EXPECT_TRUE(sig[2].constexpr_);
+    EXPECT_TRUE(sig[3].constexpr_);
+    EXPECT_TRUE(sig[3].hasDefault);
+}
+
+TEST(TritonCheck, ParamCountMismatchNamesBothSides)
+{
+    Compiled c = compile(kVecAdd, input("add_kernel", {ptr(Elem::F32)}, {{"BLOCK", ConstexprValue::ofInt(64)}}));
+    ASSERT_FALSE(c.checked.function);
+    EXPECT_NE(diagnosticsText(c).find("has 4 runtime parameter(s) but the exercise passes 1: x_ptr, y_ptr, out_ptr, n"),
+              std::string::npos)
+        << diagnosticsText(c);
+}
+
 } // namespace
