@@ -152,8 +152,7 @@ public:
     }
 
     /// A While op over scalars: `cond(carried)` returns the condition, `body(carried)` the next values.
-    std::vector<ValueId> whileLoop(std::vector<ValueId> inits,
-                                   const std::function<ValueId(std::vector<ValueId>)>& cond,
+    std::vector<ValueId> whileLoop(std::vector<ValueId> inits, const std::function<ValueId(std::vector<ValueId>)>& cond,
                                    const std::function<std::vector<ValueId>(std::vector<ValueId>)>& body)
     {
         auto before = std::make_unique<ir::Region>();
@@ -221,8 +220,7 @@ private:
     std::vector<ir::Region*> m_regions;
 };
 
-template <class T>
-HostBuffer buffer(const std::string& name, std::vector<T>& v, Elem e)
+template <class T> HostBuffer buffer(const std::string& name, std::vector<T>& v, Elem e)
 {
     return HostBuffer{name, e, reinterpret_cast<std::byte*>(v.data()), static_cast<int64_t>(v.size())};
 }
@@ -353,8 +351,9 @@ TEST(TritonInterp, TwoDimensionalTileReportsLaneCoordinates)
     ValueId rows = k.broadcast(k.expand(k.arange(0, 16), 1), {16, 8});
     ValueId cols = k.broadcast(k.expand(k.arange(0, 8), 0), {16, 8});
     ValueId base = k.bin(OpKind::Add, k.pid(0), k.constI(24));
-    ValueId offs = k.bin(OpKind::Sub, k.bin(OpKind::Add, k.bin(OpKind::Mul, rows, k.constI(8, Elem::I32, {16, 8})), cols),
-                         k.splat(base, {16, 8}));
+    ValueId offs =
+        k.bin(OpKind::Sub, k.bin(OpKind::Add, k.bin(OpKind::Mul, rows, k.constI(8, Elem::I32, {16, 8})), cols),
+              k.splat(base, {16, 8}));
     ValueId mask = k.bin(OpKind::And, k.bin(OpKind::Ge, rows, k.constI(3, Elem::I32, {16, 8})),
                          k.bin(OpKind::Lt, offs, k.constI(64, Elem::I32, {16, 8})));
     k.line = 12;
@@ -401,8 +400,7 @@ TEST(TritonInterp, MaskedLoadReadsOtherOrZero)
 }
 
 /// Runs a kernel whose only parameter is `out` (float32 or int64 storage) and returns the buffer.
-template <class T>
-std::vector<T> runOut(Kernel& k, size_t n, Elem e, RunOptions o = grid(1))
+template <class T> std::vector<T> runOut(Kernel& k, size_t n, Elem e, RunOptions o = grid(1))
 {
     std::vector<T> out(n);
     std::vector<HostBuffer> bufs{buffer("out", out, e)};
@@ -452,8 +450,8 @@ TEST(TritonInterp, Bf16Rounding)
     ValueId b = k.bin(OpKind::Add, one, k.constF(3 * std::ldexp(1.0, -8), Elem::BF16));
     ValueId third = k.cast(k.constF(1.0 / 3.0, Elem::F32), Elem::BF16);
     ValueId thirdRtz = k.cast(k.constF(1.0 / 3.0, Elem::F32), Elem::BF16, 1);
-    storeAll(k, out, {k.cast(a, Elem::F32), k.cast(b, Elem::F32), k.cast(third, Elem::F32),
-                      k.cast(thirdRtz, Elem::F32)});
+    storeAll(k, out,
+             {k.cast(a, Elem::F32), k.cast(b, Elem::F32), k.cast(third, Elem::F32), k.cast(thirdRtz, Elem::F32)});
     std::vector<float> o = runOut<float>(k, 4, Elem::F32);
     EXPECT_EQ(o[0], 1.0f);
     EXPECT_EQ(o[1], 1.015625f);
@@ -468,19 +466,20 @@ TEST(TritonInterp, IntegerSemantics)
     auto i32 = [&](int64_t v) { return k.constI(v, Elem::I32); };
     auto to64 = [&](ValueId v) { return k.cast(v, Elem::I64); };
     ValueId maxv = i32(2147483647);
-    storeAll(k, out, {
-        to64(k.bin(OpKind::Add, maxv, i32(1))),
-        to64(k.bin(OpKind::Mul, maxv, i32(2))),
-        to64(k.bin(OpKind::Div, i32(-7), i32(2))),
-        to64(k.bin(OpKind::Rem, i32(-7), i32(2))),
-        to64(k.bin(OpKind::Div, i32(5), i32(0))),
-        to64(k.bin(OpKind::Div, i32(-2147483647 - 1), i32(-1))),
-        to64(k.bin(OpKind::Shl, i32(1), i32(32))),
-        to64(k.bin(OpKind::Shr, i32(-8), i32(40))),
-        to64(k.bin(OpKind::Shr, i32(-8), i32(1))),
-        k.cast(k.bin(OpKind::Div, k.constI(7, Elem::U32), k.constI(0, Elem::U32)), Elem::I64),
-        to64(k.bin(OpKind::FloorDiv, i32(-7), i32(2))),
-    });
+    storeAll(k, out,
+             {
+                 to64(k.bin(OpKind::Add, maxv, i32(1))),
+                 to64(k.bin(OpKind::Mul, maxv, i32(2))),
+                 to64(k.bin(OpKind::Div, i32(-7), i32(2))),
+                 to64(k.bin(OpKind::Rem, i32(-7), i32(2))),
+                 to64(k.bin(OpKind::Div, i32(5), i32(0))),
+                 to64(k.bin(OpKind::Div, i32(-2147483647 - 1), i32(-1))),
+                 to64(k.bin(OpKind::Shl, i32(1), i32(32))),
+                 to64(k.bin(OpKind::Shr, i32(-8), i32(40))),
+                 to64(k.bin(OpKind::Shr, i32(-8), i32(1))),
+                 k.cast(k.bin(OpKind::Div, k.constI(7, Elem::U32), k.constI(0, Elem::U32)), Elem::I64),
+                 to64(k.bin(OpKind::FloorDiv, i32(-7), i32(2))),
+             });
     std::vector<int64_t> o = runOut<int64_t>(k, 11, Elem::I64);
     EXPECT_EQ(o[0], -2147483648LL);
     EXPECT_EQ(o[1], -2);
@@ -516,17 +515,18 @@ TEST(TritonInterp, ReductionsWithKeepDimsAndArgmaxTies)
     ValueId out = k.param("out", ptrTy(Elem::F32));
     ValueId idx = k.param("idx", ptrTy(Elem::I32));
     // v[r, c] = (r * 8 + c) % 3 as fp32: rows have ties for the max
-    ValueId rc = k.bin(OpKind::Add, k.bin(OpKind::Mul, k.broadcast(k.expand(k.arange(0, 4), 1), {4, 8}),
-                                          k.constI(8, Elem::I32, {4, 8})),
-                       k.broadcast(k.expand(k.arange(0, 8), 0), {4, 8}));
+    ValueId rc =
+        k.bin(OpKind::Add,
+              k.bin(OpKind::Mul, k.broadcast(k.expand(k.arange(0, 4), 1), {4, 8}), k.constI(8, Elem::I32, {4, 8})),
+              k.broadcast(k.expand(k.arange(0, 8), 0), {4, 8}));
     ValueId v = k.cast(k.bin(OpKind::Rem, rc, k.constI(3, Elem::I32, {4, 8})), Elem::F32);
     ValueId sums = k.emit(OpKind::Reduce, ty(Elem::F32, {4, 1}), {v}, {1, 1}, "sum");
     ValueId maxs = k.emit(OpKind::Reduce, ty(Elem::F32, {8}), {v}, {0, 0}, "max");
     ValueId am = k.emit(OpKind::Reduce, ty(Elem::I32, {4}), {v}, {1, 0, 1}, "argmax");
-    ValueId total = k.emit(OpKind::Reduce, ty(Elem::F32), {k.emit(OpKind::Reshape, ty(Elem::F32, {4}), {sums})},
-                           {0, 0}, "sum");
-    ValueId ro = k.emit(OpKind::Reshape, ty(Elem::I32, {4, 1}),
-                        {k.emit(OpKind::Reshape, ty(Elem::I32, {4}), {k.arange(0, 4)})});
+    ValueId total =
+        k.emit(OpKind::Reduce, ty(Elem::F32), {k.emit(OpKind::Reshape, ty(Elem::F32, {4}), {sums})}, {0, 0}, "sum");
+    ValueId ro =
+        k.emit(OpKind::Reshape, ty(Elem::I32, {4, 1}), {k.emit(OpKind::Reshape, ty(Elem::I32, {4}), {k.arange(0, 4)})});
     k.store(k.addptr(k.splat(out, {4, 1}), ro), sums);
     k.store(k.addptr(k.splat(out, {8}), k.bin(OpKind::Add, k.arange(0, 8), k.constI(4, Elem::I32, {8}))), maxs);
     k.store(k.addptr(out, k.constI(12)), total);
@@ -574,11 +574,12 @@ TEST(TritonInterp, ForLoopCarriesATile)
     ValueId out = k.param("out", ptrTy(Elem::F32));
     ValueId acc0 = k.constF(0.0, Elem::F32, {16});
     ValueId lanes = k.cast(k.arange(0, 16), Elem::F32);
-    std::vector<ValueId> res = k.forLoop(k.constI(0), k.constI(5), k.constI(1), {acc0, k.constI(0)},
-                                         [&](ValueId iv, std::vector<ValueId> c) -> std::vector<ValueId> {
-        ValueId step = k.bin(OpKind::Add, k.splat(k.cast(iv, Elem::F32), {16}), lanes);
-        return {k.bin(OpKind::Add, c[0], step), k.bin(OpKind::Add, c[1], k.constI(1))};
-    });
+    std::vector<ValueId> res =
+        k.forLoop(k.constI(0), k.constI(5), k.constI(1), {acc0, k.constI(0)},
+                  [&](ValueId iv, std::vector<ValueId> c) -> std::vector<ValueId> {
+                      ValueId step = k.bin(OpKind::Add, k.splat(k.cast(iv, Elem::F32), {16}), lanes);
+                      return {k.bin(OpKind::Add, c[0], step), k.bin(OpKind::Add, c[1], k.constI(1))};
+                  });
     k.store(k.addptr(k.splat(out, {16}), k.arange(0, 16)), res[0]);
     k.store(k.addptr(out, k.constI(16)), k.cast(res[1], Elem::F32));
     std::vector<float> o = runOut<float>(k, 17, Elem::F32);
@@ -592,19 +593,43 @@ TEST(TritonInterp, WhileLoopAndIfWithYields)
 {
     Kernel k;
     ValueId out = k.param("out", ptrTy(Elem::I32));
-    std::vector<ValueId> w = k.whileLoop({k.constI(0), k.constI(0)},
-        [&](std::vector<ValueId> c) { return k.bin(OpKind::Lt, c[0], k.constI(10)); },
+    std::vector<ValueId> w = k.whileLoop(
+        {k.constI(0), k.constI(0)}, [&](std::vector<ValueId> c) { return k.bin(OpKind::Lt, c[0], k.constI(10)); },
         [&](std::vector<ValueId> c) -> std::vector<ValueId> {
             return {k.bin(OpKind::Add, c[0], k.constI(3)), k.bin(OpKind::Add, c[1], k.constI(1))};
         });
     ValueId odd = k.bin(OpKind::Eq, k.bin(OpKind::Rem, k.pid(), k.constI(2)), k.constI(1));
-    std::vector<ValueId> pick = k.ifOp(odd, {w[0]}, [&]() -> std::vector<ValueId> { return {k.constI(100)}; },
-                                       [&]() -> std::vector<ValueId> { return {w[1]}; });
+    std::vector<ValueId> pick = k.ifOp(
+        odd, {w[0]}, [&]() -> std::vector<ValueId> { return {k.constI(100)}; },
+        [&]() -> std::vector<ValueId> { return {w[1]}; });
     ValueId at = k.bin(OpKind::Mul, k.pid(), k.constI(2));
     k.store(k.addptr(out, at), w[0]);
     k.store(k.addptr(out, k.bin(OpKind::Add, at, k.constI(1))), pick[0]);
     std::vector<int32_t> o = runOut<int32_t>(k, 4, Elem::I32, grid(2));
     EXPECT_EQ(o, (std::vector<int32_t>{12, 4, 12, 100}));
+}
+
+TEST(TritonInterp, BreakLeavesTheLoopWithItsCarriedValues)
+{
+    Kernel k;
+    ValueId out = k.param("out", ptrTy(Elem::I32));
+    std::vector<ValueId> res = k.forLoop(k.constI(0), k.constI(100), k.constI(1), {k.constI(0)},
+                                         [&](ValueId iv, std::vector<ValueId> c) -> std::vector<ValueId> {
+                                             ValueId stop = k.bin(OpKind::Eq, iv, k.constI(7));
+                                             k.ifOp(
+                                                 stop, {},
+                                                 [&]() -> std::vector<ValueId> {
+                                                     k.emitVoid(OpKind::Break, {});
+                                                     return {};
+                                                 },
+                                                 [&]() -> std::vector<ValueId> { return {}; });
+                                             return {k.bin(OpKind::Add, c[0], iv)};
+                                         });
+    ValueId bits = k.emit(OpKind::Bitcast, ty(Elem::I32), {k.constF(1.0)});
+    storeAll(k, out, {res[0], bits});
+    std::vector<int32_t> o = runOut<int32_t>(k, 2, Elem::I32);
+    EXPECT_EQ(o[0], 0 + 1 + 2 + 3 + 4 + 5 + 6); // the sum carried into iteration 7, which broke
+    EXPECT_EQ(o[1], 0x3f800000);
 }
 
 TEST(TritonInterp, AtomicHistogramAcrossPrograms)
@@ -738,8 +763,10 @@ TEST(TritonInterp, DotMatchesANaiveProduct)
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> dist(-1, 1);
     std::vector<float> a(m * kk), b(kk * n), o(m * n);
-    for (float& v : a) v = dist(rng);
-    for (float& v : b) v = dist(rng);
+    for (float& v : a)
+        v = dist(rng);
+    for (float& v : b)
+        v = dist(rng);
     std::vector<HostBuffer> bufs{buffer("a", a, Elem::F32), buffer("b", b, Elem::F32), buffer("out", o, Elem::F32)};
     std::vector<ArgValue> args{{0}, {1}, {2}};
     ASSERT_FALSE(run(k.fn, args, bufs, grid(1)).fault);
@@ -791,14 +818,17 @@ Kernel matmulKernel(int64_t nn, int64_t kk, int64_t bm, int64_t bn, int64_t bk)
     ValueId bp0 = k.addptr(k.splat(b, {bk, bn}), outer(rk, rn, nn, {bk, bn}));
     ValueId kMask = k.broadcast(k.expand(rk, 0), {bm, bk});
     ValueId kMaskB = k.broadcast(k.expand(rk, 1), {bk, bn});
-    std::vector<ValueId> res = k.forLoop(c32(0), c32(kk / bk), c32(1), {k.constF(0.0, Elem::F32, {bm, bn}), ap0, bp0},
-                                         [&](ValueId iv, std::vector<ValueId> v) -> std::vector<ValueId> {
-        ValueId left = k.bin(OpKind::Sub, c32(kk), k.bin(OpKind::Mul, iv, c32(bk)));
-        ValueId av = k.load(v[1], k.bin(OpKind::Lt, kMask, k.splat(left, {bm, bk})), k.constF(0.0, Elem::F32, {bm, bk}));
-        ValueId bv = k.load(v[2], k.bin(OpKind::Lt, kMaskB, k.splat(left, {bk, bn})), k.constF(0.0, Elem::F32, {bk, bn}));
-        ValueId acc = k.emit(OpKind::Dot, ty(Elem::F32, {bm, bn}), {av, bv, v[0]}, {}, "ieee");
-        return {acc, k.addptr(v[1], c32(bk, {bm, bk})), k.addptr(v[2], c32(bk * nn, {bk, bn}))};
-    });
+    std::vector<ValueId> res = k.forLoop(
+        c32(0), c32(kk / bk), c32(1), {k.constF(0.0, Elem::F32, {bm, bn}), ap0, bp0},
+        [&](ValueId iv, std::vector<ValueId> v) -> std::vector<ValueId> {
+            ValueId left = k.bin(OpKind::Sub, c32(kk), k.bin(OpKind::Mul, iv, c32(bk)));
+            ValueId av =
+                k.load(v[1], k.bin(OpKind::Lt, kMask, k.splat(left, {bm, bk})), k.constF(0.0, Elem::F32, {bm, bk}));
+            ValueId bv =
+                k.load(v[2], k.bin(OpKind::Lt, kMaskB, k.splat(left, {bk, bn})), k.constF(0.0, Elem::F32, {bk, bn}));
+            ValueId acc = k.emit(OpKind::Dot, ty(Elem::F32, {bm, bn}), {av, bv, v[0]}, {}, "ieee");
+            return {acc, k.addptr(v[1], c32(bk, {bm, bk})), k.addptr(v[2], c32(bk * nn, {bk, bn}))};
+        });
     k.store(k.addptr(k.splat(c, {bm, bn}), outer(rm, rn, nn, {bm, bn})), res[0]);
     return k;
 }
@@ -810,8 +840,10 @@ TEST(TritonInterp, Matmul512WithTutorialTilesIsExactAndFast)
     std::mt19937 rng(3);
     std::uniform_int_distribution<int> dist(-4, 4);
     std::vector<float> a(n * n), b(n * n), c(n * n, -1.0f);
-    for (float& v : a) v = static_cast<float>(dist(rng));
-    for (float& v : b) v = static_cast<float>(dist(rng));
+    for (float& v : a)
+        v = static_cast<float>(dist(rng));
+    for (float& v : b)
+        v = static_cast<float>(dist(rng));
     std::vector<HostBuffer> bufs{buffer("a", a, Elem::F32), buffer("b", b, Elem::F32), buffer("c", c, Elem::F32)};
     std::vector<ArgValue> args{{0}, {1}, {2}};
     auto t0 = std::chrono::steady_clock::now();
