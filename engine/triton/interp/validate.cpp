@@ -105,6 +105,23 @@ private:
         return std::nullopt;
     }
 
+    /// Pointers convert only to pointers (Cast/Bitcast), through PtrToInt/IntToPtr to and from integers.
+    std::optional<std::string> conversion(const ir::Op& op) const
+    {
+        bool fromPtr = type(op.operands[0]).isPtr();
+        bool toPtr = type(op.results[0]).isPtr();
+        bool ok = op.kind == OpKind::PtrToInt   ? fromPtr && ir::isInt(type(op.results[0]).elem)
+                  : op.kind == OpKind::IntToPtr ? toPtr && ir::isInt(type(op.operands[0]).elem)
+                                                : fromPtr == toPtr;
+        if (op.kind == OpKind::Bitcast && !fromPtr &&
+            ir::bitWidth(type(op.operands[0]).elem) != ir::bitWidth(type(op.results[0]).elem)) {
+            ok = false;
+        }
+        return ok ? std::nullopt
+                  : std::optional<std::string>("it converts " + type(op.operands[0]).str() + " to " +
+                                               type(op.results[0]).str());
+    }
+
     std::optional<std::string> shapeOp(const ir::Op& op) const
     {
         const ir::Type& at = type(op.operands[0]);
@@ -196,9 +213,14 @@ private:
         };
         switch (op.kind) {
         case OpKind::Constant:
+            return need(0, true);
         case OpKind::ProgramId:
         case OpKind::NumPrograms:
-            return need(0, true);
+            if (auto why = need(0, true)) {
+                return why;
+            }
+            return ir::isInt(type(op.results[0]).elem) ? std::nullopt
+                                                       : std::optional<std::string>("its result is not an integer");
         case OpKind::Arange: {
             if (auto why = need(0, true)) {
                 return why;
@@ -293,6 +315,9 @@ private:
                 op.results.size() != op.operands.size() - 3) {
                 return std::string("its region does not match its carried values");
             }
+            if (!ir::isInt(type(op.regions[0]->args[0]).elem)) {
+                return std::string("its induction variable is not an integer");
+            }
             return integers(op, 0, 3);
         case OpKind::While:
             if (op.regions.size() != 2 || !op.regions[0] || !op.regions[1] ||
@@ -326,6 +351,9 @@ private:
             if (auto why = integers(op, 1, 2)) {
                 return why;
             }
+            if (!type(op.operands[0]).isPtr() || !type(op.results[0]).isPtr()) {
+                return std::string("it does not add to a pointer");
+            }
             return lanes(op, 0, 2, false);
         case OpKind::Eq:
         case OpKind::Ne:
@@ -342,6 +370,9 @@ private:
         case OpKind::PtrToInt:
         case OpKind::IntToPtr:
             if (auto why = need(1, true)) {
+                return why;
+            }
+            if (auto why = conversion(op)) {
                 return why;
             }
             return lanes(op, 0, 1, false);
