@@ -479,4 +479,23 @@ TEST(TritonCheck, ParamCountMismatchNamesBothSides)
         << diagnosticsText(c);
 }
 
+TEST(TritonCheck, BitmaskComparisonAndPythonMathAreAccepted)
+{
+    std::string src = std::string(kHeader) + R"(import math
+
+@triton.jit
+def k(x_ptr, y_ptr, n):
+    LOG2E: tl.constexpr = math.log2(math.e)
+    offs = tl.arange(0, 16)
+    low = offs & 0xF < 8
+    x = tl.load(x_ptr + offs, mask=low, other=0.0)
+    tl.store(y_ptr + offs, tl.exp2(x * LOG2E), mask=low)
+)";
+    Compiled c = compile(src, basic());
+    ASSERT_TRUE(c.checked.function) << diagnosticsText(c);
+    EXPECT_EQ(diagnosticsText(c), "");
+    EXPECT_NE(tkm::triton::ir::dump(*c.checked.function).find("constant 1.4427"), std::string::npos)
+        << tkm::triton::ir::dump(*c.checked.function);
+}
+
 } // namespace

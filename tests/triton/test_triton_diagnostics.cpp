@@ -48,6 +48,8 @@ const std::vector<Row>& rows()
         {"and-precedence", "",
          "    rm = tl.arange(0, 16)\n    rk = tl.arange(0, 16)\n    m = rm[:, None] < n & rk[None, :] < n\n", 8, 9, E,
          "`&` binds tighter than `<` in Python: write `(rm[:, None] < n) & (rk[None, :] < n)`"},
+        {"and-precedence-single", "", "    offs = tl.arange(0, 16)\n    m = (offs < n) & offs > 2\n", 7, 9, E,
+         "`&` binds tighter than `>` in Python: write `(offs < n) & (offs > 2)`"},
         {"not-constexpr-param", "", "    offs = tl.arange(0, n)\n", 6, 25, E,
          "n is not a tl.constexpr: annotate it in the signature (n: tl.constexpr)"},
         {"not-constexpr-local", "", "    B = 128\n    offs = tl.arange(0, B)\n", 7, 25, E,

@@ -3,6 +3,7 @@
 // builtin's parameter list with the errors Python would give (unknown keyword, too many, missing).
 #include "engine/triton/check/checker_impl.h"
 
+#include <cmath>
 #include <functional>
 
 namespace tkm::triton::sema {
@@ -133,6 +134,21 @@ Value Checker::callValue(const Value& callee, CallArgs& c)
 
 Value Checker::callBuiltin(const std::string& name, CallArgs& c)
 {
+    if (name.rfind("math.", 0) == 0) {
+        if (c.args.size() != 1 || !c.args[0].isNumber()) {
+            return error(DiagId::ExpectedInt, c.node->range,
+                         {name + "() (Python's math, folded at compile time) takes one constexpr number, got",
+                          c.args.empty() ? std::string("nothing") : c.args[0].describe()});
+        }
+        double x = c.args[0].asDouble();
+        const std::string f = name.substr(5);
+        if (f == "ceil" || f == "floor") {
+            return Value::ofInt(static_cast<int64_t>(f == "ceil" ? std::ceil(x) : std::floor(x)));
+        }
+        double y = f == "log" ? std::log(x) : f == "log2" ? std::log2(x) : f == "log10" ? std::log10(x)
+                 : f == "exp" ? std::exp(x) : f == "sqrt" ? std::sqrt(x) : std::fabs(x);
+        return Value::ofFloat(y);
+    }
     auto it = handlers().find(name);
     if (it == handlers().end()) {
         if (name == "triton.jit" || name == "tl.tensor" || name == "tl.pointer_type" || name == "tl.dtype") {

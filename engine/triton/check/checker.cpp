@@ -313,6 +313,9 @@ Value Checker::lookupGlobal(const std::string& name, SourceRange r, bool& found)
     if (name == "triton") {
         return Value::module("triton");
     }
+    if (name == "math") {
+        return Value::module("math");
+    }
     static const std::set<std::string> builtins = {"min", "max", "float", "int", "bool", "abs", "len", "range",
                                                    "print"};
     if (m_in.module) {

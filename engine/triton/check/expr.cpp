@@ -3,6 +3,8 @@
 // precedence trap), `and`/`or`/`not`, conditional expressions and calls (code_generator.py's visit_*).
 #include "engine/triton/check/checker_impl.h"
 
+#include <cmath>
+
 namespace tkm::triton::sema {
 
 using ast::ExprKind;
@@ -105,6 +107,22 @@ Value Checker::evalAttribute(const ast::Expr& e)
     }
     const std::string& a = e.id;
     if (obj.kind == VKind::Module) {
+        if (obj.s == "math") {
+            // Python's math module on constexprs (e.g. LOG2E = math.log2(math.e)).
+            static const std::map<std::string, double> consts = {
+                {"pi", 3.14159265358979323846}, {"e", 2.71828182845904523536}, {"inf", INFINITY}, {"nan", NAN}};
+            auto c = consts.find(a);
+            if (c != consts.end()) {
+                return Value::ofFloat(c->second);
+            }
+            static const std::set<std::string> fns = {"log", "log2", "log10", "exp", "sqrt", "ceil", "floor", "fabs"};
+            if (fns.count(a)) {
+                return Value::func("math." + a);
+            }
+            std::vector<std::string> names(fns.begin(), fns.end());
+            return error(DiagId::UnknownTl, e.range, {"math." + a, "Python's math module (on constexprs)",
+                                                      didYouMean(closestName(a, names))});
+        }
         if (obj.s == "triton") {
             if (a == "language") {
                 return Value::module("tl");
@@ -298,9 +316,15 @@ bool Checker::checkPrecedenceTrap(const ast::Expr& e)
     for (const auto& x : e.elts) {
         operands.push_back(x.get());
     }
+    // A single comparison `(x & 0xFF) < 16` is legitimate Python; it is the trap only when the `&` joins a
+    // comparison (`(a < M) & b < K`) or the comparisons are chained (`a < M & b < K`, which Triton refuses).
+    auto joinsComparison = [](const ast::Expr& x) {
+        auto isCmp = [](const ast::ExprPtr& p) { return p && p->kind == ExprKind::Compare; };
+        return isCmp(x.left) || isCmp(x.right);
+    };
     const ast::Expr* trap = nullptr;
     for (const ast::Expr* x : operands) {
-        if (isTrap(*x)) {
+        if (isTrap(*x) && (e.cmpOps.size() > 1 || joinsComparison(*x))) {
             trap = x;
             break;
         }

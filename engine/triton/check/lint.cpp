@@ -61,7 +61,8 @@ void Checker::lintReduceInput(const Value& x, const std::string& kind, SourceRan
 
 void Checker::lintMemAccess(const Value& ptr, bool hasMask, const char* what, SourceRange r)
 {
-    if (hasMask || m_warnedNoMask || m_sizeParams.empty() || ptr.type.isScalar() || !m_pidDerived.count(ptr.id)) {
+    if (hasMask || m_warnedNoMask || m_sizeParams.empty() || ptr.type.isScalar() || !m_pidDerived.count(ptr.id) ||
+        m_wrapped.count(ptr.id)) {
         return;
     }
     m_warnedNoMask = true;
