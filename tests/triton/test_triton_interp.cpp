@@ -459,6 +459,60 @@ TEST(TritonInterp, Bf16Rounding)
     EXPECT_EQ(o[3], 0.33203125f);  // 0x3EAA: toward zero
 }
 
+/// `v` rounded to nearest even with `p` bits of precision, normal exponents ≥ emin and largest finite `max`.
+double roundReference(double v, int p, int emin, double max)
+{
+    if (v == 0 || !std::isfinite(v)) {
+        return v;
+    }
+    int e = 0;
+    std::frexp(v, &e);
+    int q = std::max(e - 1, emin) - (p - 1);
+    double r = std::ldexp(std::nearbyint(std::ldexp(v, -q)), q);
+    return std::fabs(r) > max ? std::copysign(INFINITY, v) : r;
+}
+
+TEST(TritonInterp, Fp64ToFp16AndBf16RoundOnceToNearestEven)
+{
+    const int64_t n = 4096;
+    Kernel k;
+    ValueId x = k.param("x", ptrTy(Elem::F64));
+    ValueId out = k.param("out", ptrTy(Elem::F64));
+    ValueId offs = k.arange(0, n);
+    ValueId v = k.load(k.addptr(k.splat(x, {n}), offs));
+    k.store(k.addptr(k.splat(out, {n}), offs), k.cast(k.cast(v, Elem::F16), Elem::F64));
+    ValueId hi = k.bin(OpKind::Add, offs, k.constI(n, Elem::I32, {n}));
+    k.store(k.addptr(k.splat(out, {n}), hi), k.cast(k.cast(v, Elem::BF16), Elem::F64));
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> mant(-2, 2);
+    std::uniform_int_distribution<int> ex(-30, 17);
+    std::vector<double> xs(n), o(2 * n);
+    for (size_t i = 0; i < xs.size(); ++i) {
+        double base = std::ldexp(mant(rng), ex(rng));
+        switch (i % 4) { // exact ties of fp16 / bf16 and values a hair away from them, where double rounding bites
+        case 0:
+            xs[i] = base;
+            break;
+        case 1:
+            xs[i] = roundReference(base, 12, -15, 1e300);
+            break;
+        case 2:
+            xs[i] = std::nextafter(roundReference(base, 12, -15, 1e300), 0.0);
+            break;
+        default:
+            xs[i] = std::nextafter(roundReference(base, 9, -127, 1e300), 1e300);
+            break;
+        }
+    }
+    std::vector<HostBuffer> bufs{buffer("x", xs, Elem::F64), buffer("out", o, Elem::F64)};
+    std::vector<ArgValue> args{{0}, {1}};
+    ASSERT_FALSE(run(k.fn, args, bufs, grid(1)).fault);
+    for (size_t i = 0; i < xs.size(); ++i) {
+        ASSERT_EQ(o[i], roundReference(xs[i], 11, -14, 65504.0)) << xs[i];
+        ASSERT_EQ(o[n + i], roundReference(xs[i], 8, -126, std::ldexp(255.0, 120))) << xs[i];
+    }
+}
+
 TEST(TritonInterp, IntegerSemantics)
 {
     Kernel k;
