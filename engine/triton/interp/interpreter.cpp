@@ -113,7 +113,7 @@ void runFor(Context& ctx, const ir::Op& op)
     assignAll(ctx, carried, std::span(op.operands).subspan(3), staging);
     ir::ValueId iv = body.args[0];
     // step > 0 counts up while iv < ub, step < 0 down while iv > ub; step 0 never ends (the deadline stops it)
-    for (int64_t i = lb; step >= 0 ? i < ub : i > ub; i += step) {
+    for (int64_t i = lb; step >= 0 ? i < ub : i > ub;) {
         if (pastDeadline(ctx, op)) {
             return;
         }
@@ -128,6 +128,9 @@ void runFor(Context& ctx, const ir::Op& op)
         }
         if (e.terminator) {
             assignAll(ctx, carried, e.terminator->operands, staging);
+        }
+        if (__builtin_add_overflow(i, step, &i)) {
+            break; // past the int64 range: no further iteration could satisfy the bound
         }
     }
     assignAll(ctx, op.results, carried, staging);
