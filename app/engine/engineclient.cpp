@@ -1,41 +1,59 @@
 #include "app/engine/engineclient.h"
 
-#include <QDateTime>
+#include "engine/worker/protocol.h"
+
 #include <QFileInfo>
-#include <QJsonArray>
 #include <QJsonDocument>
+
+#include <chrono>
 
 namespace tkm::app {
 
+namespace {
+
+/// The diagnosis allowance of worker::allowedSilence [ms] (the Qt-free client's default).
+constexpr std::chrono::milliseconds kDiagnoseGrace{30000};
+
+std::string utf8(const QString &s) { return s.toStdString(); }
+
+runner::Job engineJob(const EngineJob &job)
+{
+  runner::Job out;
+  out.mode = job.op == QLatin1String("compile") ? runner::Mode::CompileOnly : runner::Mode::Run;
+  out.exercise = utf8(job.exerciseFolder);
+  out.source = utf8(job.source);
+  out.sourceName = utf8(job.sourceName);
+  for (const auto &[name, value] : job.meta)
+    out.meta[utf8(name)] = value;
+  out.measure = job.measure;
+  for (const auto &config : job.configs) {
+    problem::MetaValues values;
+    for (const auto &[name, value] : config)
+      values[utf8(name)] = value;
+    out.configs.push_back(std::move(values));
+  }
+  if (job.declareReset) {
+    std::vector<std::string> names;
+    for (const QString &name : job.resetToZero)
+      names.push_back(utf8(name));
+    out.resetToZero = std::move(names);
+  }
+  return out;
+}
+
+QJsonObject toQt(const nlohmann::json &j)
+{
+  const std::string text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
+}
+
+} // namespace
+
 QByteArray engineRequestLine(int id, const EngineJob &job)
 {
-  QJsonObject request{{QStringLiteral("id"), id}, {QStringLiteral("op"), job.op}};
-  if (job.op == QLatin1String("run") || job.op == QLatin1String("compile")) {
-    request.insert(QStringLiteral("exercise"), job.exerciseFolder);
-    request.insert(QStringLiteral("source"), job.source);
-    request.insert(QStringLiteral("source_name"), job.sourceName);
-    QJsonObject meta;
-    for (const auto &[name, value] : job.meta)
-      meta.insert(name, value);
-    request.insert(QStringLiteral("meta"), meta);
-  }
-  if (job.op == QLatin1String("run")) {
-    request.insert(QStringLiteral("measure"), job.measure);
-    request.insert(QStringLiteral("cases"), QStringLiteral("all"));
-    if (!job.configs.isEmpty()) {
-      QJsonArray configs;
-      for (const auto &config : job.configs) {
-        QJsonObject values;
-        for (const auto &[name, value] : config)
-          values.insert(name, value);
-        configs.append(values);
-      }
-      request.insert(QStringLiteral("configs"), configs);
-    }
-    if (job.declareReset)
-      request.insert(QStringLiteral("reset_to_zero"), QJsonArray::fromStringList(job.resetToZero));
-  }
-  return QJsonDocument(request).toJson(QJsonDocument::Compact);
+  const bool isJob = job.op == QLatin1String("run") || job.op == QLatin1String("compile");
+  const nlohmann::json request = isJob ? worker::jobRequest(engineJob(job), id) : worker::simpleRequest(id, utf8(job.op));
+  return QByteArray::fromStdString(request.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 EngineClient::EngineClient(const QString &workerPath, QObject *parent)
@@ -122,18 +140,16 @@ void EngineClient::startNext()
   m_current = m_queue.takeFirst();
   m_currentHeard = false;
   m_currentRetried = false;
+  m_lastProgress = {};
   emit started(m_current.id, m_current.job.title);
   if (!ensureWorker()) {
-    finishCurrent(syntheticReport(
-        QStringLiteral("error"),
-        tr("The engine worker could not be started from %1. Build it (cmake --build build --target tkm-run) or "
-           "set TKM_RUN to its path, then run again.")
-            .arg(m_workerPath),
-        QStringLiteral("internal")));
+    finishCurrent(syntheticReport(worker::errorReport(
+        "internal", utf8(tr("The engine worker could not be started from %1. Build it (cmake --build build --target "
+                            "tkm-run) or set TKM_RUN to its path, then run again.")
+                             .arg(m_workerPath)))));
     return;
   }
-  m_worker->write(engineRequestLine(m_current.id, m_current.job) + '\n');
-  m_deadline.start(m_deadlineMs);
+  sendCurrent();
 }
 
 void EngineClient::onReadyRead()
@@ -149,29 +165,44 @@ void EngineClient::onReadyRead()
   }
 }
 
+void EngineClient::sendCurrent()
+{
+  m_worker->write(engineRequestLine(m_current.id, m_current.job) + '\n');
+  restartDeadline();
+}
+
+void EngineClient::restartDeadline()
+{
+  const auto allowed =
+      worker::allowedSilence(m_lastProgress.stage, std::chrono::milliseconds(m_deadlineMs), kDiagnoseGrace);
+  m_deadline.start(static_cast<int>(allowed.count()));
+}
+
 void EngineClient::handleLine(const QByteArray &line)
 {
-  QJsonParseError error{};
-  const QJsonDocument doc = QJsonDocument::fromJson(line, &error);
-  if (!doc.isObject())
+  const worker::WorkerMessage message = worker::parseWorkerLine(std::string_view(line.constData(), line.size()));
+  if (message.type == worker::WorkerMessage::Type::Other)
     return; // not a protocol line (the worker logs to stderr, but be lenient)
-  const QJsonObject message = doc.object();
-  const int id = message.value(QStringLiteral("id")).toInt();
-  if (id == 0 || id != m_current.id)
+  if (m_current.id == 0 || message.id != nlohmann::json(m_current.id))
     return; // a late message of a cancelled job
   m_currentHeard = true;
-  const QString type = message.value(QStringLiteral("type")).toString();
-  if (type == QLatin1String("progress")) {
-    m_deadline.start(m_deadlineMs);
-    emit progress(id, message.value(QStringLiteral("stage")).toString(), message.value(QStringLiteral("case")).toInt(),
-                  message.value(QStringLiteral("of")).toInt(), message.value(QStringLiteral("text")).toString());
-  } else if (type == QLatin1String("report")) {
-    finishCurrent(message.value(QStringLiteral("report")).toObject());
-  } else if (type == QLatin1String("error")) {
-    finishCurrent(syntheticReport(QStringLiteral("error"),
-                                  tr("The engine refused the request: %1")
-                                      .arg(message.value(QStringLiteral("message")).toString()),
-                                  QStringLiteral("internal")));
+  const int id = m_current.id;
+  switch (message.type) {
+  case worker::WorkerMessage::Type::Progress: {
+    m_lastProgress = message.progress;
+    restartDeadline();
+    const runner::Progress &p = message.progress;
+    emit progress(id, QString::fromStdString(p.stage), p.index, p.of, QString::fromStdString(p.text));
+    break;
+  }
+  case worker::WorkerMessage::Type::Report:
+    finishCurrent(toQt(message.report));
+    break;
+  case worker::WorkerMessage::Type::Error:
+    finishCurrent(syntheticReport(worker::rejectedReport(message.message)));
+    break;
+  default:
+    break;
   }
 }
 
@@ -203,19 +234,12 @@ void EngineClient::onWorkerFinished(int exitCode, QProcess::ExitStatus status)
     // The job was written to a worker that was already on its way out after the previous job's sticky error.
     m_currentRetried = true;
     if (ensureWorker()) {
-      m_worker->write(engineRequestLine(m_current.id, m_current.job) + '\n');
-      m_deadline.start(m_deadlineMs);
+      sendCurrent();
       return;
     }
   }
-  const QString how = status == QProcess::CrashExit ? tr("crashed") : tr("exited with status %1").arg(exitCode);
-  QString summary = tr("The engine worker %1 before it sent a report. Your code is safe; the next run starts a "
-                       "fresh worker.")
-                        .arg(how);
-  const QString tail = m_stderrTail.trimmed();
-  if (!tail.isEmpty())
-    summary += QStringLiteral("\n\n") + tr("Its last words: %1").arg(tail.right(600));
-  finishCurrent(syntheticReport(QStringLiteral("error"), summary, QStringLiteral("worker-crash")));
+  const std::string how = status == QProcess::CrashExit ? "it crashed" : "exited with status " + std::to_string(exitCode);
+  finishCurrent(syntheticReport(worker::workerCrashReport(how, utf8(m_stderrTail.trimmed().right(600)))));
 }
 
 void EngineClient::onDeadline()
@@ -223,9 +247,7 @@ void EngineClient::onDeadline()
   if (m_current.id == 0)
     return;
   killWorker();
-  const int seconds = (m_deadlineMs + 999) / 1000;
-  finishCurrent(syntheticReport(QStringLiteral("timeout"),
-                                tr("the kernel did not finish in %1 s — endless loop?").arg(seconds), QString()));
+  finishCurrent(syntheticReport(worker::timeoutReport(std::chrono::milliseconds(m_deadlineMs), m_lastProgress)));
 }
 
 void EngineClient::finishCurrent(const QJsonObject &report)
@@ -253,20 +275,12 @@ void EngineClient::killWorker()
   worker->deleteLater();
 }
 
-QJsonObject EngineClient::syntheticReport(const QString &verdict, const QString &summary,
-                                          const QString &errorKind) const
+QJsonObject EngineClient::syntheticReport(report::RunReport report) const
 {
-  QJsonObject report{{QStringLiteral("schema"), QStringLiteral("tkm-run-report/1")},
-                     {QStringLiteral("created"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)},
-                     {QStringLiteral("verdict"), verdict},
-                     {QStringLiteral("summary"), summary},
-                     {QStringLiteral("synthetic"), true}};
-  if (!m_current.job.title.isEmpty())
-    report.insert(QStringLiteral("exercise"), QJsonObject{{QStringLiteral("title"), m_current.job.title}});
-  if (!errorKind.isEmpty())
-    report.insert(QStringLiteral("error"),
-                  QJsonObject{{QStringLiteral("kind"), errorKind}, {QStringLiteral("message"), summary}});
-  return report;
+  // The job's title stands in for the exercise, so that the results view can say what ran.
+  if (!m_current.job.title.isEmpty() && !report.exercise)
+    report.exercise = report::ExerciseInfo{{}, utf8(m_current.job.title), {}};
+  return toQt(nlohmann::json(report));
 }
 
 } // namespace tkm::app

@@ -3,9 +3,15 @@
 //
 // The app holds no CUDA state: every compile, run and device query goes to a separate worker process over JSON
 // lines. One job runs at a time; later jobs wait in a queue. Nothing here blocks the UI thread: output is parsed as
-// it arrives. A job whose worker stays silent past the deadline (no progress message for `deadlineMs`) is killed and
-// reported as `verdict: "timeout"`; a worker that dies without a report is reported as `error.kind: "worker-crash"`;
-// either way the next job starts a fresh worker.
+// it arrives. This class is only the QProcess transport, the queue and the signals: requests, messages, the
+// deadline rule and the synthetic reports are the engine's (engine/worker/protocol.h), shared with the Qt-free
+// worker::Client. A job that stays silent past the deadline (worker::allowedSilence) is killed and reported as
+// `verdict: "timeout"`; a worker that dies without a report is reported as `error.kind: "worker-crash"`; either way
+// the next job starts a fresh worker.
+
+#include "engine/report/run_report.h"
+#include "engine/runner/job.h"
+
 
 #include <QJsonObject>
 #include <QList>
@@ -40,7 +46,7 @@ struct EngineJob {
 class EngineClient : public QObject {
   Q_OBJECT
 public:
-  /// Uses `workerPath` (see app/shell/paths.h: workerPath()) as the worker executable.
+  /// Uses `workerPath` (see app/common/paths.h: workerPath()) as the worker executable.
   explicit EngineClient(const QString &workerPath, QObject *parent = nullptr);
   ~EngineClient() override;
   EngineClient(const EngineClient &) = delete;
@@ -51,7 +57,8 @@ public:
   /// Kills the running job (and drops queued ones); emits `cancelled` for each.
   void cancel();
 
-  /// Silence allowed between two messages of one job before it is killed [ms] (default 10 000).
+  /// Silence allowed from sending a job, and from each of its progress messages, before it is killed [ms]
+  /// (default 10 000; worker::allowedSilence).
   void setDeadlineMs(int ms) { m_deadlineMs = ms; }
   /// See setDeadlineMs [ms].
   int deadlineMs() const { return m_deadlineMs; }
@@ -86,11 +93,13 @@ private:
   bool ensureWorker();
   void onReadyRead();
   void handleLine(const QByteArray &line);
+  void sendCurrent();
+  void restartDeadline();
   void onWorkerFinished(int exitCode, QProcess::ExitStatus status);
   void onDeadline();
   void finishCurrent(const QJsonObject &report);
   void killWorker();
-  QJsonObject syntheticReport(const QString &verdict, const QString &summary, const QString &errorKind) const;
+  QJsonObject syntheticReport(report::RunReport report) const;
 
   QString m_workerPath;
   QProcess *m_worker = nullptr;
@@ -102,6 +111,7 @@ private:
   QList<Pending> m_queue;
   bool m_currentHeard = false;   ///< the running job got at least one message
   bool m_currentRetried = false; ///< the running job was re-sent to a fresh worker once
+  runner::Progress m_lastProgress; ///< the running job's last progress message (for the deadline rule)
   QString m_stderrTail;
   QSet<int> m_quiet;
 };

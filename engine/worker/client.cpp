@@ -46,23 +46,6 @@ JobResult built(report::RunReport r, bool replaced)
     return out;
 }
 
-report::RunReport baseReport()
-{
-    report::RunReport r;
-    r.engineVersion = TKM_ENGINE_VERSION;
-    r.created = report::utcNow();
-    return r;
-}
-
-report::RunReport errorReport(const std::string& kind, const std::string& message)
-{
-    report::RunReport r = baseReport();
-    r.verdict = "error";
-    r.summary = message;
-    r.error = report::ErrorInfo{kind, message};
-    return r;
-}
-
 } // namespace
 
 engine::Status Client::Impl::ensureWorker()
@@ -190,31 +173,18 @@ JobResult Client::run(const runner::Job& job, const runner::ProgressFn& progress
     if (auto s = p.write(request); !s) {
         const runner::ExitInfo e = p.wait();
         m->dropWorker(false);
-        return built(errorReport("worker-crash", fmt::format("The engine's worker stopped before it took the job "
-                                                             "({}); it is restarted for the next run.",
-                                                             e.describe())),
-                     true);
+        return built(workerCrashReport(e.describe()), true);
     }
 
-    auto deadline = Clock::now() + m->options.deadline;
-    bool graceGiven = false;
+    // The deadline rule (worker::allowedSilence): the allowance starts again at every progress message.
     runner::Progress last;
+    auto deadline = Clock::now() + allowedSilence(last.stage, m->options.deadline, m->options.diagnoseGrace);
     std::string line;
     for (;;) {
         const runner::ReadResult rr = p.readLine(line, deadline, m->wake[0]);
         if (rr == runner::ReadResult::Timeout) {
             m->dropWorker(true);
-            std::string text =
-                fmt::format("the kernel did not finish in {} s — endless loop?", seconds(m->options.deadline));
-            if (last.stage == "case" && last.of > 0) {
-                text += fmt::format(" (case {} of {}: “{}”)", last.index, last.of, last.caseName);
-            } else if (last.stage == "compile") {
-                text += " (the compiler was still running)";
-            }
-            report::RunReport r = baseReport();
-            r.verdict = "timeout";
-            r.summary = text;
-            return built(std::move(r), true);
+            return built(timeoutReport(m->options.deadline, last), true);
         }
         if (rr == runner::ReadResult::Woken) {
             m->dropWorker(true);
@@ -223,36 +193,26 @@ JobResult Client::run(const runner::Job& job, const runner::ProgressFn& progress
         if (rr == runner::ReadResult::Eof) {
             const runner::ExitInfo e = p.wait();
             m->dropWorker(false);
-            return built(errorReport("worker-crash",
-                                     fmt::format("The engine's worker stopped unexpectedly ({}) while running this "
-                                                 "job; it is restarted for the next run.",
-                                                 e.describe())),
-                         true);
+            return built(workerCrashReport(e.describe()), true);
         }
-        const json msg = json::parse(line, nullptr, false);
-        if (msg.is_discarded() || !msg.is_object() || msg.value("id", json()) != json(id)) {
+        const WorkerMessage msg = parseWorkerLine(line);
+        if (msg.type == WorkerMessage::Type::Other || msg.id != json(id)) {
             continue; // not ours (or stray output): ignore
         }
-        const std::string type = msg.value("type", std::string());
-        if (type == "progress") {
-            last = progressFromMessage(msg);
-            if (last.stage == "diagnose" && !graceGiven) {
-                graceGiven = true;
-                deadline = std::max(deadline, Clock::now() + m->options.diagnoseGrace);
-            }
+        if (msg.type == WorkerMessage::Type::Progress) {
+            last = msg.progress;
+            deadline = Clock::now() + allowedSilence(last.stage, m->options.deadline, m->options.diagnoseGrace);
             if (progress) {
                 progress(last);
             }
             continue;
         }
-        if (type == "error") {
-            return built(errorReport("internal", "The worker rejected the request: " +
-                                                     msg.value("message", std::string("(no message)"))),
-                         false);
+        if (msg.type == WorkerMessage::Type::Error) {
+            return built(rejectedReport(msg.message), false);
         }
-        if (type == "report" && msg.contains("report")) {
+        if (msg.type == WorkerMessage::Type::Report) {
             JobResult out;
-            out.json = msg["report"];
+            out.json = msg.report;
             try {
                 out.report = out.json.get<report::RunReport>();
             } catch (const std::exception& e) {
@@ -275,8 +235,8 @@ JobResult Client::run(const runner::Job& job, const runner::ProgressFn& progress
 
 namespace {
 
-engine::Expected<json> simpleRequest(std::optional<runner::Subprocess>& proc, const json& request,
-                                     std::chrono::milliseconds timeout, const std::string& expectType)
+engine::Expected<json> exchange(std::optional<runner::Subprocess>& proc, const json& request,
+                                     std::chrono::milliseconds timeout, WorkerMessage::Type expectType)
 {
     runner::Subprocess& p = *proc;
     if (auto s = p.write(request.dump() + "\n"); !s) {
@@ -293,15 +253,15 @@ engine::Expected<json> simpleRequest(std::optional<runner::Subprocess>& proc, co
         if (rr != runner::ReadResult::Line) {
             return engine::makeError(engine::ErrorKind::Internal, "the engine worker stopped unexpectedly");
         }
-        const json msg = json::parse(line, nullptr, false);
-        if (msg.is_discarded() || !msg.is_object() || msg.value("id", json()) != request["id"]) {
+        const WorkerMessage msg = parseWorkerLine(line);
+        if (msg.type == WorkerMessage::Type::Other || msg.id != request["id"]) {
             continue;
         }
-        if (msg.value("type", std::string()) == expectType) {
-            return expectType == "report" ? msg["report"] : msg;
+        if (msg.type == expectType) {
+            return expectType == WorkerMessage::Type::Report ? msg.report : json::parse(line);
         }
-        return engine::makeError(engine::ErrorKind::Internal,
-                                 "the engine worker answered: " + msg.value("message", msg.dump()));
+        return engine::makeError(engine::ErrorKind::Internal, "the engine worker answered: " +
+                                                                  (msg.message.empty() ? line : msg.message));
     }
 }
 
@@ -313,7 +273,8 @@ engine::Expected<json> Client::devices()
     if (auto s = m->ensureWorker(); !s) {
         return s.error();
     }
-    auto r = simpleRequest(m->proc, {{"id", m->nextId++}, {"op", "devices"}}, m->options.requestDeadline, "report");
+    auto r = exchange(m->proc, simpleRequest(m->nextId++, "devices"), m->options.requestDeadline,
+                           WorkerMessage::Type::Report);
     if (!r) {
         m->dropWorker(true);
     }
@@ -326,7 +287,8 @@ engine::Status Client::ping()
     if (auto s = m->ensureWorker(); !s) {
         return s;
     }
-    auto r = simpleRequest(m->proc, {{"id", m->nextId++}, {"op", "ping"}}, m->options.requestDeadline, "pong");
+    auto r = exchange(m->proc, simpleRequest(m->nextId++, "ping"), m->options.requestDeadline,
+                           WorkerMessage::Type::Pong);
     if (!r) {
         m->dropWorker(true);
         return r.error();

@@ -1,14 +1,16 @@
 #pragma once
 // Qt-free client of the worker (`tkm-run --serve`): starts it in its own process group, sends jobs, forwards
 // progress, and returns the report. It owns the isolation rules of docs/run-report.md:
-//   - deadline per job (default 10 s): past it the worker's whole process group is killed and the report says
-//     verdict "timeout", "the kernel did not finish in 10 s — endless loop?"; the next job starts a fresh worker;
+//   - the deadline rule (worker::allowedSilence, docs/run-report.md "Deadline"; default 10 s): a job that stays
+//     silent that long — from sending it, or from its last progress message — has its worker's whole process group
+//     killed and the report says verdict "timeout", "the kernel did not finish in 10 s — endless loop?"; the next
+//     job starts a fresh worker;
 //   - a worker that exits during a job (crash, sticky-error exit without a report) gives verdict "error",
 //     error.kind "worker-crash"; the next job starts a fresh worker;
 //   - a worker that exits with status 3 after its report (kernel fault) is replaced before the next job;
 //   - cancel() from any thread stops the job in progress (verdict "error", error.kind "cancelled").
-// While the worker diagnoses a fault (progress stage "diagnose") the deadline is extended once by
-// `diagnoseGrace`: the kernel has ended, the re-runs have their own time limits.
+// After a progress message of stage "diagnose" the allowed silence is `diagnoseGrace`: the kernel has ended, the
+// re-runs have their own time limits. The app's EngineClient (app/engine) follows the same rule.
 
 #include "engine/common/error.h"
 #include "engine/report/run_report.h"
@@ -33,8 +35,8 @@ struct ClientOptions
 {
     std::filesystem::path workerPath;                 ///< empty: runner::defaultTkmRunPath()
     std::vector<std::string> workerArgs{"--serve"};   ///< arguments of the worker
-    std::chrono::milliseconds deadline{10000};        ///< per job, from sending it to its report
-    std::chrono::milliseconds diagnoseGrace{30000};   ///< added once when a fault diagnosis starts
+    std::chrono::milliseconds deadline{10000};        ///< allowed silence of a job (allowedSilence)
+    std::chrono::milliseconds diagnoseGrace{30000};   ///< allowed silence after a "diagnose" message
     std::chrono::milliseconds requestDeadline{15000}; ///< ping/devices (includes starting the worker)
 };
 
@@ -67,7 +69,7 @@ public:
     engine::Status ping();
     /// Stops the job in progress, if any (thread-safe; returns at once).
     void cancel();
-    /// Changes the per-job deadline.
+    /// Changes the deadline (allowed silence of a job).
     void setDeadline(std::chrono::milliseconds deadline);
     /// Process id of the current worker (0 when none is running).
     pid_t workerPid() const;

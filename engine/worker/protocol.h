@@ -12,7 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <string>
+#include <string_view>
 
 namespace tkm::worker {
 
@@ -36,5 +38,40 @@ runner::Progress progressFromMessage(const nlohmann::json& message);
 nlohmann::json reportMessage(const nlohmann::json& id, const report::RunReport& report);
 /// {"id", "type": "error", "message"}.
 nlohmann::json errorMessage(const nlohmann::json& id, const std::string& message);
+
+/// A request without fields: {"id", "op"} for "devices" and "ping".
+nlohmann::json simpleRequest(const nlohmann::json& id, const std::string& op);
+
+/// One line of the worker's stdout, decoded.
+struct WorkerMessage
+{
+    /// What the line is; Other for anything that is not a protocol line (it is ignored).
+    enum class Type { Progress, Report, Error, Pong, Other };
+    Type type = Type::Other;  ///< kind of message
+    nlohmann::json id;        ///< the request id it answers (null when absent)
+    runner::Progress progress; ///< Type::Progress
+    nlohmann::json report;    ///< Type::Report: the report object as sent
+    std::string message;      ///< Type::Error: the worker's sentence
+};
+/// Parses one line the worker wrote; never throws.
+WorkerMessage parseWorkerLine(std::string_view line);
+
+/// The deadline rule (docs/run-report.md, "Deadline"): how long a job may stay silent from now, given the stage
+/// of its last progress message ("" when none yet). The allowance starts when the job is sent and starts again at
+/// every progress message; after a "diagnose" message it is max(deadline, diagnoseGrace), since the kernel has
+/// ended and the diagnosis re-runs have their own time limits.
+std::chrono::milliseconds allowedSilence(std::string_view lastStage, std::chrono::milliseconds deadline,
+                                         std::chrono::milliseconds diagnoseGrace);
+
+/// The report of a job that stayed silent past its deadline: verdict "timeout", "the kernel did not finish in
+/// 10 s — endless loop?", plus where it was (the case, or the compiler) after `last`.
+report::RunReport timeoutReport(std::chrono::milliseconds deadline, const runner::Progress& last);
+/// The report of a job the engine could not run: verdict "error", error.kind `kind`, summary = message.
+report::RunReport errorReport(const std::string& kind, const std::string& message);
+/// The report of a worker that ended during a job: verdict "error", error.kind "worker-crash", a sentence with
+/// `how` ("killed by signal 6", "exited with status 1") and, when given, the last lines of its stderr.
+report::RunReport workerCrashReport(const std::string& how, const std::string& lastWords = {});
+/// The report of a request the worker answered with an error message (error.kind "internal").
+report::RunReport rejectedReport(const std::string& message);
 
 } // namespace tkm::worker

@@ -4,6 +4,7 @@
 
 #include "app/engine/engineclient.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -100,10 +101,31 @@ private slots:
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
     const QJsonObject report = finished.first().at(1).toJsonObject();
     QCOMPARE(report.value(QStringLiteral("verdict")).toString(), QStringLiteral("timeout"));
-    QVERIFY(report.value(QStringLiteral("summary")).toString().contains(QStringLiteral("did not finish in 1 s")));
+    // One sentence for app and engine (worker::timeoutReport): the deadline as set, not rounded up.
+    QVERIFY(report.value(QStringLiteral("summary")).toString().contains(QStringLiteral("did not finish in 0.8 s")));
     client.submit(job());
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 10000);
     QCOMPARE(finished.at(1).at(1).toJsonObject().value(QStringLiteral("verdict")).toString(), QStringLiteral("pass"));
+  }
+
+  void chattyJobIsNotKilled()
+  {
+    // The deadline rule (worker::allowedSilence) counts silence: a 2 s job that reports progress every 0.3 s
+    // passes a 0.8 s deadline, as in the Qt-free client (tests/runtime/test_client.cpp).
+    const QString worker = fakeWorker(QStringLiteral("chatty.sh"),
+        QStringLiteral("  for i in 1 2 3 4 5 6 7; do sleep 0.3; echo \"{\\\"id\\\":$id,\\\"type\\\":\\\"progress\\\",\\\"stage\\\":\\\"case\\\",\\\"case\\\":$i,\\\"of\\\":7,\\\"text\\\":\\\"case\\\"}\"; done\n"
+                       "  echo \"{\\\"id\\\":$id,\\\"type\\\":\\\"report\\\",\\\"report\\\":{\\\"verdict\\\":\\\"pass\\\"}}\""));
+    EngineClient client(worker);
+    client.setDeadlineMs(800);
+    QSignalSpy progress(&client, &EngineClient::progress);
+    QSignalSpy finished(&client, &EngineClient::finished);
+    QElapsedTimer clock;
+    clock.start();
+    client.submit(job());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    QCOMPARE(finished.first().at(1).toJsonObject().value(QStringLiteral("verdict")).toString(), QStringLiteral("pass"));
+    QCOMPARE(progress.count(), 7);
+    QVERIFY(clock.elapsed() >= 2000);
   }
 
   void crashIsReportedAndTheNextJobWorks()

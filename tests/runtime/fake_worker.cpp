@@ -4,6 +4,7 @@
 //   crash     abort() mid-job                 fault     report verdict fault, then exit status 3
 //   diagnose  progress "diagnose", 1.2 s of work, then report pass
 //   child     starts a child in its own process group's reach (prints its pid as progress text), then hangs
+//   chatty    a progress message every 0.3 s for 2.1 s (a slow job that keeps talking), then report pass
 #include <nlohmann/json.hpp>
 
 #include <csignal>
@@ -66,6 +67,12 @@ int main()
         } else if (what == "diagnose") {
             send({{"id", id}, {"type", "progress"}, {"stage", "diagnose"}, {"text", "re-running"}});
             ::usleep(1200 * 1000);
+            send({{"id", id}, {"type", "report"}, {"report", report("pass")}});
+        } else if (what == "chatty") {
+            for (int i = 1; i <= 7; ++i) {
+                ::usleep(300 * 1000);
+                send({{"id", id}, {"type", "progress"}, {"stage", "case"}, {"case", i}, {"of", 7}, {"text", "case"}});
+            }
             send({{"id", id}, {"type", "report"}, {"report", report("pass")}});
         } else if (what == "child") {
             const pid_t child = ::fork();

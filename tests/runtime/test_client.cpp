@@ -1,6 +1,7 @@
 // The worker client's isolation rules (engine/worker/client.h) against a misbehaving fake worker, and one real
 // compile job through tkm-run (no GPU needed).
 #include "engine/worker/client.h"
+#include "engine/worker/protocol.h"
 
 #include <gtest/gtest.h>
 
@@ -96,6 +97,28 @@ TEST(Client, DeadlineKillsTheWorkerReportsTimeoutAndTheNextJobWorks)
     EXPECT_GE(took, 0.6);
     const auto next = client.run(job("ok"));
     EXPECT_EQ(next.report.verdict, "pass") << "a fresh worker takes the next job";
+}
+
+// The deadline rule (worker::allowedSilence, docs/run-report.md "Deadline"): silence counts, not the whole job.
+// The app's EngineClient follows the same rule (tests/app/tst_engineclient.cpp, chattyJobIsNotKilled).
+TEST(Client, DeadlineCountsSilenceSoASlowChattyJobPasses)
+{
+    Client client(fakeOptions(800ms));
+    int progressSeen = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = client.run(job("chatty"), [&](const tkm::runner::Progress&) { ++progressSeen; });
+    EXPECT_EQ(r.report.verdict, "pass") << r.report.summary;
+    EXPECT_GE(secondsSince(t0), 2.0) << "the job ran well past the 0.8 s deadline";
+    EXPECT_EQ(progressSeen, 8);
+}
+
+TEST(Client, AllowedSilenceIsTheDeadlineExceptDuringDiagnosis)
+{
+    using tkm::worker::allowedSilence;
+    EXPECT_EQ(allowedSilence("", 10s, 30s), 10s);
+    EXPECT_EQ(allowedSilence("case", 10s, 30s), 10s);
+    EXPECT_EQ(allowedSilence("diagnose", 10s, 30s), 30s);
+    EXPECT_EQ(allowedSilence("diagnose", 60s, 30s), 60s) << "the grace never shortens a longer deadline";
 }
 
 TEST(Client, DefaultDeadlineMessageSaysTenSeconds)
