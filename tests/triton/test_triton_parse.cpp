@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -648,6 +649,304 @@ TEST(TritonTutorials, AttentionForwardWithBlockPointers)
     EXPECT_EQ(qptr->value->keywords.size(), 6u);
     EXPECT_EQ(dump(*qptr->value->keywords[5].value), "(1, 0)");
     EXPECT_EQ(dump(*fwd.body.back()->value), "tl.store(O_block_ptr, acc.to(Out.type.element_ty))");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Syntax errors: CPython 3.11's messages, one per root cause, at CPython's positions
+
+const char* const kHead = "@triton.jit\ndef k(x_ptr, n):\n"; // the kernel's body starts on line 3
+
+struct ErrorCase
+{
+    const char* body;    ///< lines after kHead
+    const char* want;    ///< "line:column: message"
+    const char* code;    ///< Diagnostic::code
+};
+
+TEST(TritonSyntaxErrors, CPythonMessagesAndPositions)
+{
+    const ErrorCase cases[] = {
+        {"    x = tl.load(x_ptr +\n    y = 1\n    return y\n", "3:16: '(' was never closed", "syntax-unclosed"},
+        {"    x = (1,\n", "3:9: '(' was never closed", "syntax-unclosed"},
+        {"    x = tl.load(x_ptr + (1]\n",
+         "3:27: closing parenthesis ']' does not match opening parenthesis '('", "syntax-mismatched"},
+        {"    x = tl.load(x_ptr,\n       1]\n",
+         "4:9: closing parenthesis ']' does not match opening parenthesis '(' on line 3", "syntax-mismatched"},
+        {"    x = 1)\n", "3:10: unmatched ')'", "syntax-unmatched"},
+        {"    for i in range(n)\n        x = 1\n", "3:22: expected ':'", "syntax-expected-colon"},
+        {"    if n > 1\n        x = 1\n", "3:13: expected ':'", "syntax-expected-colon"},
+        {"    while n\n        n -= 1\n", "3:12: expected ':'", "syntax-expected-colon"},
+        {"    if n:\n        pass\n    else\n        pass\n", "5:9: expected ':'", "syntax-expected-colon"},
+        {"    pass\n@triton.jit\ndef g(x)\n    pass\n", "5:9: expected ':'", "syntax-expected-colon"},
+        {"    x = 1 2\n", "3:11: invalid syntax", "syntax-invalid"},
+        {"    x = = 2\n", "3:9: invalid syntax", "syntax-invalid"},
+        {"    x = tl.load(x_ptr mask=m)\n", "3:17: invalid syntax. Perhaps you forgot a comma?",
+         "syntax-missing-comma"},
+        {"    x = [1 2]\n", "3:10: invalid syntax. Perhaps you forgot a comma?", "syntax-missing-comma"},
+        {"    pid = 1\n    for i in range(3):\n    x = 1\n",
+         "5:5: expected an indented block after 'for' statement on line 4", "syntax-indent"},
+        {"    if n:\n    x = 1\n", "4:5: expected an indented block after 'if' statement on line 3", "syntax-indent"},
+        {"    while n:\n", "4:1: expected an indented block after 'while' statement on line 3", "syntax-indent"},
+        {"    if n:\n        pass\n    else:\n    pass\n",
+         "6:5: expected an indented block after 'else' statement on line 5", "syntax-indent"},
+        {"    if n:\n        x = 1\n      y = 2\n", "5:7: unindent does not match any outer indentation level",
+         "syntax-indent"},
+        {"    x = 1\n        y = 2\n", "4:9: unexpected indent", "syntax-indent"},
+        {"    x = 1\n    s = \"abc\n    y = 2\n", "4:9: unterminated string literal (detected at line 4)",
+         "syntax-string"},
+        {"    s = 'abc\\\n    def'\n    t = 'x\n", "5:9: unterminated string literal (detected at line 5)",
+         "syntax-string"},
+        {"    \"\"\"doc\n    x = 1\n    y = 2\n", "3:5: unterminated triple-quoted string literal (detected at line 5)",
+         "syntax-string"},
+        {"    x = 12ab\n", "3:9: invalid decimal literal", "syntax-number"},
+        {"    tl.load(x_ptr) = 1\n", "3:5: cannot assign to function call here. Maybe you meant '==' instead of '='?",
+         "syntax-assign-target"},
+        {"    a + b = 1\n", "3:5: cannot assign to expression here. Maybe you meant '==' instead of '='?",
+         "syntax-assign-target"},
+        {"    f(x) += 1\n", "3:5: 'function call' is an illegal expression for augmented assignment",
+         "syntax-assign-target"},
+        {"    if n = 1:\n        pass\n", "3:8: invalid syntax. Maybe you meant '==' or ':=' instead of '='?",
+         "syntax-invalid"},
+        {"    for i in range(3):\n        pass\n    else:\n        pass\n",
+         "5:5: 'else' clauses on 'for' loops are not supported in a @triton.jit kernel", "syntax-unsupported"},
+        {"    while n:\n        n -= 1\n    else:\n        pass\n",
+         "5:5: 'else' clauses on 'while' loops are not supported in a @triton.jit kernel", "syntax-unsupported"},
+        {"    x = f(a=1, 2)\n", "3:16: positional argument follows keyword argument",
+         "syntax-positional-after-keyword"},
+        {"    x = f(a + 1=2)\n", "3:11: expression cannot contain assignment, perhaps you meant \"==\"?",
+         "syntax-keyword-arg"},
+        {"    x = 1 if n\n", "3:15: expected 'else' after 'if' expression", "syntax-expected-else"},
+        {"    x = 1 + \\ 2\n", "3:14: unexpected character after line continuation character",
+         "syntax-continuation"},
+        {"    x = 1 $ 2\n", "3:11: invalid syntax", "syntax-invalid"},
+        {"    x = 1\n\tz = 2\n", "4:2: inconsistent use of tabs and spaces in indentation", "syntax-indent"},
+        // The unclosed bracket wins over a later generic error, as CPython's second tokenizer pass does.
+        {"    x = (1 +\n    y = 2 3\n", "3:9: '(' was never closed", "syntax-unclosed"},
+        // A tokenizer error later in the file wins over a generic parser error (CPython reports it first).
+        {"    for i in range(3)\n        pass\nx = \"abc\n", "5:5: unterminated string literal (detected at line 5)",
+         "syntax-string"},
+        // ... but not over an indentation error the parser found first.
+        {"    x = 1\n        y = 2\nz = 'abc\n", "4:9: unexpected indent", "syntax-indent"},
+    };
+    for (const ErrorCase& c : cases) {
+        std::string src = std::string(kHead) + c.body;
+        ParseResult r = parse(src);
+        ASSERT_EQ(r.diagnostics.size(), 1u) << src;
+        EXPECT_EQ(firstError(src), c.want) << src;
+        EXPECT_EQ(r.diagnostics[0].code, c.code) << src;
+        EXPECT_EQ(r.diagnostics[0].severity, Severity::Error);
+    }
+}
+
+TEST(TritonSyntaxErrors, StarParametersAndNesting)
+{
+    EXPECT_EQ(firstError("@triton.jit\ndef k(*args):\n    pass\n"),
+              "2:7: '*args' parameters are not supported in a @triton.jit kernel");
+    EXPECT_EQ(firstError("@triton.jit\ndef k(a=1, b):\n    pass\n"),
+              "2:12: non-default argument follows default argument");
+    EXPECT_EQ(firstError("x = " + std::string(250, '(') + "1" + std::string(250, ')') + "\n"),
+              "1:205: too many nested parentheses");
+    std::string deep = "@triton.jit\ndef k():\n    x = " + std::string(5000, '-') + "1\n";
+    EXPECT_EQ(firstError(deep), "3:307: expression is too deeply nested");
+    std::string nots = "@triton.jit\ndef k():\n    x = ";
+    for (int i = 0; i < 2000; ++i) {
+        nots += "not ";
+    }
+    EXPECT_NE(firstError(nots + "x\n"), "");
+}
+
+TEST(TritonSyntaxErrors, FormattedLikeAnyDiagnostic)
+{
+    ParseResult r = parse("@triton.jit\ndef k(x):\n    for i in range(4)\n        pass\n");
+    ASSERT_EQ(r.diagnostics.size(), 1u);
+    EXPECT_EQ(formatDiagnostic(r.diagnostics[0], "kernel.py"), "kernel.py:3:22: error: expected ':'");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Python outside the subset
+
+TEST(TritonSubset, UnsupportedStatementsInKernelsBecomeOther)
+{
+    ParseResult r = parseOk("@triton.jit\n"
+                            "def k(x):\n"
+                            "    with x:\n"
+                            "        pass\n"
+                            "    try:\n"
+                            "        pass\n"
+                            "    except Exception:\n"
+                            "        pass\n"
+                            "    y = [i for i in range(3)]\n"
+                            "    tl.device_print(f\"{x}\")\n"
+                            "    f = lambda v: v\n"
+                            "    global g\n"
+                            "    del y\n"
+                            "    raise ValueError('no')\n"
+                            "    s = {1, 2}\n"
+                            "    def inner():\n"
+                            "        return 1\n"
+                            "    return x\n");
+    const ast::Body& b = kernelBody(r);
+    const char* const want[] = {"with",   "try", "list comprehension", "f-string", "lambda", "global",
+                                "del",    "raise", "set literal",     "def"};
+    ASSERT_EQ(b.size(), 11u);
+    for (size_t i = 0; i < 10; ++i) {
+        EXPECT_EQ(b[i]->kind, StmtKind::Other) << i;
+        EXPECT_EQ(b[i]->keyword, want[i]) << i;
+    }
+    EXPECT_EQ(b[0]->range.begin.line, 3);
+    EXPECT_EQ(b[2]->range.begin.line, 9);
+    EXPECT_EQ(b[2]->range.begin.column, 10); // the comprehension's element
+    EXPECT_EQ(b[10]->kind, StmtKind::Return);
+    EXPECT_EQ(otherStatementMessage(*b[0]), "'with' statements are not supported in a @triton.jit kernel");
+    EXPECT_EQ(otherStatementMessage(*b[2]), "list comprehensions are not supported in a @triton.jit kernel");
+    EXPECT_EQ(otherStatementMessage(*b[3]), "f-strings are not supported in a @triton.jit kernel");
+    EXPECT_EQ(otherStatementMessage(*b[4]), "lambda expressions are not supported in a @triton.jit kernel");
+}
+
+TEST(TritonSubset, HostCodeIsSkipped)
+{
+    ParseResult r = parseOk("import torch\n"
+                            "@torch.compile\n"
+                            "def host(*args, **kwargs):\n"
+                            "    return [a for a in args]\n"
+                            "\n"
+                            "class Model(torch.nn.Module):\n"
+                            "    def forward(self, x):\n"
+                            "        return x\n"
+                            "with torch.no_grad():\n"
+                            "    y = 1\n"
+                            "try:\n"
+                            "    import apex\n"
+                            "except ImportError:\n"
+                            "    apex = None\n"
+                            "finally:\n"
+                            "    pass\n"
+                            "data = {k: v for k, v in zip('ab', (1, 2))}\n"
+                            "print(f'{data!r}')\n"
+                            "torch.backends.cuda.matmul.allow_tf32 = True\n"
+                            "for i in range(3): print(i)\n"
+                            "else: pass\n"
+                            "@triton.heuristics({'EVEN': lambda args: args['n'] % 1024 == 0})\n"
+                            "@triton.jit\n"
+                            "def k(x, n, EVEN: tl.constexpr):\n"
+                            "    pass\n"
+                            "if __name__ == \"__main__\":\n"
+                            "    k[(1,)](x, 4)\n"
+                            "else:\n"
+                            "    pass\n");
+    std::vector<std::string> what;
+    for (const ast::SkippedHost& s : r.module.skipped) {
+        what.push_back(s.what + "@" + std::to_string(s.range.begin.line) + "-" + std::to_string(s.range.end.line));
+    }
+    EXPECT_EQ(what, (std::vector<std::string>{"decorated def host@2-4", "class Model@6-8", "with statement@9-10",
+                                              "try statement@11-16", "assignment@17-17",
+                                              "expression statement@18-18", "assignment@19-19", "for loop@20-21",
+                                              "if statement@26-29"}));
+    auto fns = r.module.jitFunctions();
+    ASSERT_EQ(fns.size(), 1u);
+    const ast::Decorator* h = fns[0]->decorator("triton.heuristics");
+    ASSERT_NE(h, nullptr);
+    ASSERT_EQ(h->expr->args.size(), 1u);
+    EXPECT_EQ(dump(*h->expr->args[0]), "{'EVEN': (lambda args: ((args['n'] % 1024) == 0))}");
+    EXPECT_EQ(r.module.body.size(), 2u); // import torch, the kernel
+}
+
+TEST(TritonSubset, DecoratorOutsideTheSubsetKeepsItsName)
+{
+    ParseResult r = parseOk("@triton.autotune(configs=[triton.Config({'B': b}) for b in (64, 128)], key=['n'])\n"
+                            "@triton.jit\n"
+                            "def k(x, n, B: tl.constexpr):\n"
+                            "    pass\n");
+    auto fns = r.module.jitFunctions();
+    ASSERT_EQ(fns.size(), 1u);
+    ASSERT_NE(fns[0]->decorator("triton.autotune"), nullptr);
+    EXPECT_EQ(dump(*fns[0]->decorators[0].expr), "triton.autotune");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Edge cases of the file itself
+
+TEST(TritonLexer, FileEdges)
+{
+    EXPECT_TRUE(parse("").diagnostics.empty());
+    EXPECT_TRUE(parse("# only a comment").diagnostics.empty());
+    EXPECT_TRUE(parse("\n\n   \n\t\n").diagnostics.empty());
+    ParseResult noNewline = parseOk("@triton.jit\ndef k(x):\n    return x");
+    ASSERT_EQ(noNewline.module.jitFunctions().size(), 1u);
+    ParseResult crlf = parseOk("@triton.jit\r\ndef k(x):\r\n    if x:\r\n        return x\r\n    return 1\r\n");
+    ASSERT_EQ(crlf.module.jitFunctions().size(), 1u);
+    EXPECT_EQ(crlf.module.jitFunctions()[0]->body.size(), 2u);
+    EXPECT_EQ(crlf.module.jitFunctions()[0]->body[1]->range.begin.line, 5);
+    // A comment at column 0 inside a block, and a join back to column 0 inside brackets.
+    ParseResult odd = parseOk("@triton.jit\n"
+                              "def k(x):\n"
+                              "    a = (1 +\n"
+                              "2)\n"
+                              "# comment at column 0\n"
+                              "          # comment deeper\n"
+                              "    b = [a,\n"
+                              "  a]\n"
+                              "    return b\n");
+    ASSERT_EQ(odd.module.jitFunctions().size(), 1u);
+    EXPECT_EQ(odd.module.jitFunctions()[0]->body.size(), 3u);
+    EXPECT_EQ(firstError("x = 1\0y = 2\n"), "");
+    EXPECT_EQ(firstError(std::string("@triton.jit\ndef k():\n    x = 1\0\n", 32)),
+              "3:10: source code cannot contain null bytes");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Never crash, never hang: random mutations of a real kernel
+
+TEST(TritonFuzz, MutationsOfARealKernel)
+{
+    const std::string base = readData("matmul.py") + readData("attention.py");
+    ASSERT_GT(base.size(), 1000u);
+    const std::string alphabet = "()[]{}:,;.=+-*/%&|^~<>!@#'\"\\\n\t  0123456789abcxyz_eEjJ";
+    std::mt19937 rng(12345);
+    auto start = std::chrono::steady_clock::now();
+    int runs = 0;
+    for (; runs < 3000; ++runs) {
+        std::string s = base;
+        int edits = 1 + static_cast<int>(rng() % 4);
+        for (int e = 0; e < edits && !s.empty(); ++e) {
+            size_t at = rng() % s.size();
+            switch (rng() % 5) {
+            case 0: s.erase(at, 1 + rng() % 3); break;
+            case 1: s.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
+            case 2: s[at] = static_cast<char>(rng() % 256); break;
+            case 3: s.insert(at, s.substr(rng() % s.size(), rng() % 40)); break;
+            default: s = s.substr(0, at); break;
+            }
+        }
+        ParseResult r = parse(s);
+        ASSERT_LE(r.diagnostics.size(), 1u);
+        for (const Diagnostic& d : r.diagnostics) {
+            ASSERT_GE(d.range.begin.line, 1);
+            ASSERT_GE(d.range.begin.column, 1);
+            ASSERT_FALSE(d.message.empty());
+            ASSERT_EQ(d.code.rfind("syntax-", 0), 0u) << d.code;
+        }
+        if (std::chrono::steady_clock::now() - start > std::chrono::seconds(2)) {
+            break;
+        }
+    }
+    EXPECT_GT(runs, 20);
+    std::printf("fuzz: %d mutations\n", runs);
+    // Random bytes, and pathological nesting.
+    for (int i = 0; i < 300; ++i) {
+        std::string s(rng() % 200, ' ');
+        for (char& c : s) {
+            c = static_cast<char>(rng() % 256);
+        }
+        EXPECT_LE(parse(s).diagnostics.size(), 1u);
+    }
+    EXPECT_EQ(parse(std::string(100000, '[')).diagnostics.size(), 1u);
+    EXPECT_EQ(parse(std::string(100000, ' ') + "x").diagnostics.size(), 1u);
+    std::string indents;
+    for (int i = 0; i < 150; ++i) {
+        indents += std::string(static_cast<size_t>(i), ' ') + "if x:\n";
+    }
+    EXPECT_EQ(parse("def f():\n" + indents).diagnostics.size(), 1u);
 }
 
 } // namespace
