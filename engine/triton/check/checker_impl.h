@@ -231,6 +231,14 @@ public:
     int m_suppress = 0;                            ///< > 0 while diagnostics are discarded
 };
 
+/// Same abstract value (same IR value, same constexpr, same parts).
+bool sameValue(const Value& a, const Value& b);
+/// Appends the tensor parts of `v` (a tensor, or the parts of a block pointer or tuple); false if some part
+/// is not a tensor.
+bool flatten(const Value& v, std::vector<Value>& out);
+/// Rebuilds a value shaped like `shape` from tensor parts starting at `pos`.
+Value rebuild(const Value& shape, const std::vector<Value>& parts, size_t& pos);
+
 /// The expression as Python text (for messages and fix-its).
 std::string exprText(const ast::Expr& e);
 /// "[64, 128]".
