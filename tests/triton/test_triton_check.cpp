@@ -498,4 +498,76 @@ def k(x_ptr, y_ptr, n):
         << tkm::triton::ir::dump(*c.checked.function);
 }
 
+/// The type of every name bound by `body` in a kernel (x_ptr, y_ptr fp32 pointers, h_ptr fp16, n int32).
+std::string typesOf(const std::string& body, const std::string& expect)
+{
+    std::string src = std::string(kHeader) + "@triton.jit\ndef k(x_ptr, y_ptr, h_ptr, n):\n" + body +
+                      "    tl.static_print(r)\n";
+    Compiled c = compile(src, input("k", {ptr(Elem::F32), ptr(Elem::F32), ptr(Elem::F16), scalar(Elem::I32)}));
+    if (!c.checked.function) {
+        return "error: " + diagnosticsText(c);
+    }
+    (void)expect;
+    // The value bound to `r` is the last value defined before the print.
+    const auto& f = *c.checked.function;
+    for (auto it = f.body.ops.rbegin(); it != f.body.ops.rend(); ++it) {
+        if (!it->results.empty()) {
+            return f.typeOf(it->results.back()).str();
+        }
+    }
+    return "none";
+}
+
+TEST(TritonCheck, BuiltinResultTypes)
+{
+    struct B
+    {
+        const char* body;
+        const char* type;
+    };
+    const B table[] = {
+        {"    x = tl.zeros((16, 32), dtype=tl.float32)\n    r = tl.sum(x)\n", "fp32"},
+        {"    x = tl.zeros((16, 32), dtype=tl.float32)\n    r = tl.max(x, axis=1, keep_dims=True)\n", "<16x1xfp32>"},
+        {"    x = tl.zeros((16, 32), dtype=tl.float32)\n    r = tl.sum(x, axis=None, keep_dims=True)\n", "<1x1xfp32>"},
+        {"    x = tl.zeros((16, 32), dtype=tl.float32)\n    r = tl.trans(x)\n", "<32x16xfp32>"},
+        {"    x = tl.zeros((16, 32), dtype=tl.float32)\n    r = x.T\n", "<32x16xfp32>"},
+        {"    x = tl.zeros((16, 32), dtype=tl.float32)\n    r = tl.reshape(x, (512,))\n", "<512xfp32>"},
+        {"    x = tl.zeros((16, 32), dtype=tl.float32)\n    r = x.reshape(32, 16)\n", "<32x16xfp32>"},
+        {"    x = tl.zeros((16,), dtype=tl.float32)\n    r = tl.expand_dims(x, 1)\n", "<16x1xfp32>"},
+        {"    x = tl.zeros((16,), dtype=tl.float32)\n    r = tl.broadcast_to(x[None, :], (8, 16))\n", "<8x16xfp32>"},
+        {"    a = tl.zeros((32, 16), dtype=tl.float16)\n    b = tl.zeros((16, 64), dtype=tl.float16)\n"
+         "    r = tl.dot(a, b)\n", "<32x64xfp32>"},
+        {"    a = tl.zeros((32, 16), dtype=tl.float16)\n    b = tl.zeros((16, 64), dtype=tl.float16)\n"
+         "    r = tl.dot(a, b, out_dtype=tl.float16)\n", "<32x64xfp16>"},
+        {"    a = tl.zeros((32, 32), dtype=tl.int8)\n    b = tl.zeros((32, 32), dtype=tl.int8)\n    r = tl.dot(a, b)\n",
+         "<32x32xint32>"},
+        {"    x = tl.load(h_ptr + tl.arange(0, 16))\n    r = x.to(tl.float32)\n", "<16xfp32>"},
+        {"    x = tl.load(x_ptr + tl.arange(0, 16))\n    r = x.to(tl.int32, bitcast=True)\n", "<16xint32>"},
+        {"    r = tl.atomic_add(x_ptr + tl.arange(0, 16), 1.0)\n", "<16xfp32>"},
+        {"    r = tl.atomic_cas(x_ptr, 0.0, 1.0)\n", "fp32"},
+        {"    r = tl.cumsum(tl.arange(0, 16), axis=0)\n", "<16xint32>"},
+        {"    r = tl.join(tl.arange(0, 16), tl.arange(0, 16))\n", "<16x2xint32>"},
+        {"    x = tl.load(x_ptr + tl.arange(0, 16))\n    r = tl.sigmoid(x)\n", "<16xfp32>"},
+        {"    x = tl.load(x_ptr + tl.arange(0, 16))\n    r = tl.fma(x, x, 1.0)\n", "<16xfp32>"},
+        {"    x = tl.load(x_ptr + tl.arange(0, 16))\n    r = tl.maximum(x, 0.0)\n", "<16xfp32>"},
+        {"    x = tl.load(x_ptr + tl.arange(0, 16))\n    r = max(x, 0.0)\n", "<16xfp32>"},
+        {"    r = tl.cdiv(n, 16)\n", "int32"},
+        {"    r = tl.num_programs(1)\n", "int32"},
+        {"    x = tl.load(x_ptr + tl.arange(0, 16))\n    r = tl.where(x > 0, x, 0.0)\n", "<16xfp32>"},
+        {"    x = tl.load(x_ptr + tl.arange(0, 16))\n    r = tl.argmin(x, axis=0)\n", "int32"},
+        {"    x = tl.load(x_ptr + tl.arange(0, 16))\n    r = tl.softmax(x)\n", "<16xfp32>"},
+        {"    x = tl.load(x_ptr + tl.arange(0, 16))\n    r = x.sum(axis=0)\n", "fp32"},
+        {"    x = tl.load(x_ptr + tl.arange(0, 16))\n    r = tl.math.exp2(x)\n", "<16xfp32>"},
+        {"    x = tl.zeros((16, 32), dtype=tl.float32)\n    r = tl.permute(x, (1, 0))\n", "<32x16xfp32>"},
+        {"    i = tl.arange(0, 16)\n    r = tl.multiple_of(i, 16) + 0\n", "<16xint32>"},
+        {"    r = tl.full((4, 4), float('inf'), tl.float32)\n", "<4x4xfp32>"},
+        {"    x = tl.load(x_ptr + tl.arange(0, 16))\n    r = tl.zeros_like(x)\n", "<16xfp32>"},
+        {"    v = tl.load(x_ptr)\n    r = v if n > 0 else 1.0\n", "fp32"},
+        {"    p = x_ptr.to(tl.int64)\n    r = p + 4\n", "int64"},
+    };
+    for (const B& b : table) {
+        EXPECT_EQ(typesOf(b.body, b.type), b.type) << b.body;
+    }
+}
+
 } // namespace
