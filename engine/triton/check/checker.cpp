@@ -297,6 +297,10 @@ Value Checker::lookup(const std::string& name, SourceRange r)
     if (found) {
         return g;
     }
+    auto hidden = scope().hidden.find(name);
+    if (hidden != scope().hidden.end()) {
+        return error(DiagId::NameNotVisible, r, {name, hidden->second});
+    }
     return error(DiagId::UndefinedName, r, {name, didYouMean(closestName(name, visibleNames()))});
 }
 
@@ -366,6 +370,7 @@ Value Checker::lookupGlobal(const std::string& name, SourceRange r, bool& found)
 void Checker::assign(const std::string& name, const Value& v)
 {
     scope().names[name] = v;
+    scope().hidden.erase(name);
     if (v.isTensor() && v.id >= 0 && m_fn.values[static_cast<size_t>(v.id)].name.empty()) {
         m_fn.values[static_cast<size_t>(v.id)].name = name;
     }

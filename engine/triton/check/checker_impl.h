@@ -46,6 +46,7 @@ struct Scope
     bool isEntry = false;                 ///< the kernel itself
     int loopDepth = 0;                    ///< enclosing for/while loops in this function
     int runtimeIfDepth = 0;               ///< enclosing runtime ifs in this function
+    std::map<std::string, std::string> hidden; ///< names defined only inside a branch or loop: why not visible
     bool returned = false;                ///< a `return` ended the body
     Value returnValue = Value::none();    ///< what it returned
 };

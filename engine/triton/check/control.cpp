@@ -210,6 +210,15 @@ void Checker::execRuntimeIf(const ast::Stmt& s, const Value& cond, const ast::Bo
     std::vector<std::string> names;
     std::vector<Value> yields[2];
     if (!rest) {
+        for (int k = 0; k < 2; ++k) {
+            for (const auto& [name, v] : post[k]) {
+                if (!pre.count(name) && !post[1 - k].count(name)) {
+                    scope().hidden[name] = std::string("it is only assigned in the ") + (k == 0 ? "`then`" : "`else`") +
+                                           " branch of the runtime `if` on line " + std::to_string(s.range.begin.line) +
+                                           "; assign it before the `if` or in both branches";
+                }
+            }
+        }
         for (const auto& [name, v0] : post[0]) {
             auto it1 = post[1].find(name);
             if (it1 == post[1].end()) {

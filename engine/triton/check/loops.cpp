@@ -181,6 +181,13 @@ void Checker::execRuntimeFor(const ast::Stmt& s, Value lb, Value ub, Value step,
     for (size_t i = 0; i < names.size(); ++i) {
         after[names[i]] = rebuild(initShapes[i], results, pos);
     }
+    for (const auto& [k, v] : scope().names) {
+        if (!pre.count(k) && k != target) {
+            scope().hidden[k] = "it is first assigned inside the loop body on line " + std::to_string(s.range.begin.line) +
+                                ", and values made in a Triton loop are not visible after it unless they exist "
+                                "before the loop; initialise it before the `for`";
+        }
+    }
     auto tp = pre.find(target);
     if (tp != pre.end()) {
         after[target] = tp->second;
@@ -298,6 +305,12 @@ void Checker::execWhile(const ast::Stmt& s)
     size_t pos = 0;
     for (size_t i = 0; i < names.size(); ++i) {
         after[names[i]] = rebuild(initShapes[i], results, pos);
+    }
+    for (const auto& [k, v] : scope().names) {
+        if (!pre.count(k)) {
+            scope().hidden[k] = "it is first assigned inside the `while` body on line " +
+                                std::to_string(s.range.begin.line) + "; initialise it before the loop";
+        }
     }
     scope().names = after;
     region().ops.push_back(std::move(w));

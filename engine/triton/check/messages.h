@@ -19,6 +19,7 @@ namespace tkm::triton::sema {
       "no value for the constexpr parameter `{0}`: give it in the exercise's meta or as a default (`{0}: "       \
       "tl.constexpr = …`)")                                                                                       \
     X(UndefinedName, Error, "undefined-name", "name `{0}` is not defined{1}")                                     \
+    X(NameNotVisible, Error, "name-not-visible", "`{0}` is not defined here: {1}")                               \
     X(GlobalNotConstexpr, Error, "global-not-constexpr",                                                          \
       "the global `{0}` is not a constexpr: Triton kernels only read globals made with tl.constexpr (`{0} = "     \
       "tl.constexpr(…)` or `{0}: tl.constexpr = …`)")                                                            \
