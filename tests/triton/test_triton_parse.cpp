@@ -33,10 +33,14 @@ std::string dump(const Expr& e);
 std::string dumpSlice(const ast::SliceItem& s)
 {
     switch (s.kind) {
-    case ast::SliceItem::Kind::Index: return dump(*s.index);
-    case ast::SliceItem::Kind::NewAxis: return "None";
-    case ast::SliceItem::Kind::Ellipsis: return "...";
-    case ast::SliceItem::Kind::Slice: break;
+    case ast::SliceItem::Kind::Index:
+        return dump(*s.index);
+    case ast::SliceItem::Kind::NewAxis:
+        return "None";
+    case ast::SliceItem::Kind::Ellipsis:
+        return "...";
+    case ast::SliceItem::Kind::Slice:
+        break;
     }
     std::string out = (s.lower ? dump(*s.lower) : "") + ":" + (s.upper ? dump(*s.upper) : "");
     if (s.step) {
@@ -58,22 +62,29 @@ std::string join(const std::vector<ast::ExprPtr>& es)
 std::string dump(const Expr& e)
 {
     switch (e.kind) {
-    case ExprKind::Name: return e.id;
+    case ExprKind::Name:
+        return e.id;
     case ExprKind::Constant:
         switch (e.constant.kind) {
-        case ast::Constant::Kind::None: return "None";
-        case ast::Constant::Kind::Bool: return e.constant.boolValue ? "True" : "False";
-        case ast::Constant::Kind::Int: return std::to_string(e.constant.intValue);
+        case ast::Constant::Kind::None:
+            return "None";
+        case ast::Constant::Kind::Bool:
+            return e.constant.boolValue ? "True" : "False";
+        case ast::Constant::Kind::Int:
+            return std::to_string(e.constant.intValue);
         case ast::Constant::Kind::Float: {
             std::ostringstream os;
             os << e.constant.floatValue << "f";
             return os.str();
         }
-        case ast::Constant::Kind::Str: return "'" + e.constant.strValue + "'";
-        case ast::Constant::Kind::Ellipsis: return "...";
+        case ast::Constant::Kind::Str:
+            return "'" + e.constant.strValue + "'";
+        case ast::Constant::Kind::Ellipsis:
+            return "...";
         }
         return "?";
-    case ExprKind::Attribute: return dump(*e.value) + "." + e.id;
+    case ExprKind::Attribute:
+        return dump(*e.value) + "." + e.id;
     case ExprKind::Subscript: {
         std::string out = dump(*e.value) + "[";
         for (size_t i = 0; i < e.slices.size(); ++i) {
@@ -88,7 +99,8 @@ std::string dump(const Expr& e)
         }
         return out + ")";
     }
-    case ExprKind::BinOp: return "(" + dump(*e.left) + " " + ast::opText(e.binOp) + " " + dump(*e.right) + ")";
+    case ExprKind::BinOp:
+        return "(" + dump(*e.left) + " " + ast::opText(e.binOp) + " " + dump(*e.right) + ")";
     case ExprKind::UnaryOp:
         return "(" + std::string(ast::opText(e.unaryOp)) + (e.unaryOp == ast::UnaryOpKind::Not ? " " : "") +
                dump(*e.left) + ")";
@@ -106,9 +118,12 @@ std::string dump(const Expr& e)
         }
         return out + ")";
     }
-    case ExprKind::IfExp: return "(" + dump(*e.left) + " if " + dump(*e.test) + " else " + dump(*e.right) + ")";
-    case ExprKind::Tuple: return "(" + join(e.elts) + (e.elts.size() == 1 ? ",)" : ")");
-    case ExprKind::List: return "[" + join(e.elts) + "]";
+    case ExprKind::IfExp:
+        return "(" + dump(*e.left) + " if " + dump(*e.test) + " else " + dump(*e.right) + ")";
+    case ExprKind::Tuple:
+        return "(" + join(e.elts) + (e.elts.size() == 1 ? ",)" : ")");
+    case ExprKind::List:
+        return "[" + join(e.elts) + "]";
     case ExprKind::Dict: {
         std::string out = "{";
         for (size_t i = 0; i < e.elts.size(); ++i) {
@@ -123,7 +138,8 @@ std::string dump(const Expr& e)
         }
         return out + ": " + dump(*e.left) + ")";
     }
-    case ExprKind::Starred: return "*" + dump(*e.left);
+    case ExprKind::Starred:
+        return "*" + dump(*e.left);
     }
     return "?";
 }
@@ -195,10 +211,10 @@ TEST(TritonLexer, IndentDedentAndNewlines)
                       "   \n"
                       "    return (x +\n"
                       "  1)\n";
-    std::vector<K> want = {K::Name, K::Name, K::Op,     K::Name,    K::Op,     K::Op,      K::Newline, K::Indent,
-                           K::Name, K::Name, K::Op,     K::Newline, K::Indent, K::Name,    K::Op,      K::Int,
-                           K::Newline, K::Dedent, K::Name, K::Op,   K::Name,   K::Op,      K::Int,     K::Op,
-                           K::Newline, K::Dedent, K::EndMarker};
+    std::vector<K> want = {K::Name,   K::Name, K::Op,      K::Name,    K::Op,      K::Op,       K::Newline,
+                           K::Indent, K::Name, K::Name,    K::Op,      K::Newline, K::Indent,   K::Name,
+                           K::Op,     K::Int,  K::Newline, K::Dedent,  K::Name,    K::Op,       K::Name,
+                           K::Op,     K::Int,  K::Op,      K::Newline, K::Dedent,  K::EndMarker};
     EXPECT_EQ(kinds(src), want);
 }
 
@@ -231,7 +247,8 @@ TEST(TritonLexer, Strings)
     EXPECT_EQ(expr("'a\\tb\\n'"), "'a\tb\n'");
     EXPECT_EQ(expr("r'a\\tb'"), "'a\\tb'");
     EXPECT_EQ(expr("\"x\" 'y'  \"\"\"z\"\"\""), "'xyz'");
-    EXPECT_EQ(expr("'\\x41\\u00e9\\101'"), "'A\xc3\xa9" "A'");
+    EXPECT_EQ(expr("'\\x41\\u00e9\\101'"), "'A\xc3\xa9"
+                                           "A'");
     EXPECT_EQ(expr("'''one\ntwo'''"), "'one\ntwo'");
     EXPECT_EQ(expr("('leaky'\n     '_relu')"), "'leaky_relu'");
     EXPECT_EQ(expr("'it''s'"), "'its'");
@@ -380,10 +397,10 @@ TEST(TritonParser, AssignmentForms)
     EXPECT_EQ(dump(*b[2]->targets[0]), "(c, d)");
     EXPECT_EQ(dump(*b[3]->targets[0]), "p[0]");
     EXPECT_EQ(dump(*b[4]->targets[0]), "o.x");
-    const ast::BinOpKind ops[] = {ast::BinOpKind::Add,    ast::BinOpKind::Sub,    ast::BinOpKind::Mul,
+    const ast::BinOpKind ops[] = {ast::BinOpKind::Add,    ast::BinOpKind::Sub,      ast::BinOpKind::Mul,
                                   ast::BinOpKind::Div,    ast::BinOpKind::FloorDiv, ast::BinOpKind::Mod,
-                                  ast::BinOpKind::BitAnd, ast::BinOpKind::BitOr,  ast::BinOpKind::BitXor,
-                                  ast::BinOpKind::LShift, ast::BinOpKind::RShift, ast::BinOpKind::Pow};
+                                  ast::BinOpKind::BitAnd, ast::BinOpKind::BitOr,    ast::BinOpKind::BitXor,
+                                  ast::BinOpKind::LShift, ast::BinOpKind::RShift,   ast::BinOpKind::Pow};
     for (int i = 0; i < 12; ++i) {
         EXPECT_EQ(b[5 + i]->kind, StmtKind::AugAssign);
         EXPECT_EQ(b[5 + i]->binOp, ops[i]) << i;
@@ -607,8 +624,7 @@ TEST(TritonTutorials, LayerNormForward)
     EXPECT_EQ(dump(*yInc.targets[0]), "Y");
     EXPECT_EQ(dump(*yInc.value), "(row * stride)");
     EXPECT_EQ(yInc.range.begin.line, 27);
-    EXPECT_EQ(dump(*k.body[5]->body[1]->value),
-              "tl.load((X + cols), mask=(cols < N), other=0f).to(tl.float32)");
+    EXPECT_EQ(dump(*k.body[5]->body[1]->value), "tl.load((X + cols), mask=(cols < N), other=0f).to(tl.float32)");
     ASSERT_EQ(r.module.skipped.size(), 2u);
     EXPECT_EQ(r.module.skipped[0].what, "try statement");
     EXPECT_EQ(r.module.skipped[0].range.begin.line, 6);
@@ -658,9 +674,9 @@ const char* const kHead = "@triton.jit\ndef k(x_ptr, n):\n"; // the kernel's bod
 
 struct ErrorCase
 {
-    const char* body;    ///< lines after kHead
-    const char* want;    ///< "line:column: message"
-    const char* code;    ///< Diagnostic::code
+    const char* body; ///< lines after kHead
+    const char* want; ///< "line:column: message"
+    const char* code; ///< Diagnostic::code
 };
 
 TEST(TritonSyntaxErrors, CPythonMessagesAndPositions)
@@ -668,8 +684,8 @@ TEST(TritonSyntaxErrors, CPythonMessagesAndPositions)
     const ErrorCase cases[] = {
         {"    x = tl.load(x_ptr +\n    y = 1\n    return y\n", "3:16: '(' was never closed", "syntax-unclosed"},
         {"    x = (1,\n", "3:9: '(' was never closed", "syntax-unclosed"},
-        {"    x = tl.load(x_ptr + (1]\n",
-         "3:27: closing parenthesis ']' does not match opening parenthesis '('", "syntax-mismatched"},
+        {"    x = tl.load(x_ptr + (1]\n", "3:27: closing parenthesis ']' does not match opening parenthesis '('",
+         "syntax-mismatched"},
         {"    x = tl.load(x_ptr,\n       1]\n",
          "4:9: closing parenthesis ']' does not match opening parenthesis '(' on line 3", "syntax-mismatched"},
         {"    x = 1)\n", "3:10: unmatched ')'", "syntax-unmatched"},
@@ -716,8 +732,7 @@ TEST(TritonSyntaxErrors, CPythonMessagesAndPositions)
         {"    x = f(a + 1=2)\n", "3:11: expression cannot contain assignment, perhaps you meant \"==\"?",
          "syntax-keyword-arg"},
         {"    x = 1 if n\n", "3:15: expected 'else' after 'if' expression", "syntax-expected-else"},
-        {"    x = 1 + \\ 2\n", "3:14: unexpected character after line continuation character",
-         "syntax-continuation"},
+        {"    x = 1 + \\ 2\n", "3:14: unexpected character after line continuation character", "syntax-continuation"},
         {"    x = 1 $ 2\n", "3:11: invalid syntax", "syntax-invalid"},
         {"    x = 1\n\tz = 2\n", "4:2: inconsistent use of tabs and spaces in indentation", "syntax-indent"},
         // The unclosed bracket wins over a later generic error, as CPython's second tokenizer pass does.
@@ -786,8 +801,8 @@ TEST(TritonSubset, UnsupportedStatementsInKernelsBecomeOther)
                             "        return 1\n"
                             "    return x\n");
     const ast::Body& b = kernelBody(r);
-    const char* const want[] = {"with",   "try", "list comprehension", "f-string", "lambda", "global",
-                                "del",    "raise", "set literal",     "def"};
+    const char* const want[] = {"with", "try",   "list comprehension", "f-string", "lambda", "global",
+                                "del",  "raise", "set literal",        "def"};
     ASSERT_EQ(b.size(), 11u);
     for (size_t i = 0; i < 10; ++i) {
         EXPECT_EQ(b[i]->kind, StmtKind::Other) << i;
@@ -839,9 +854,8 @@ TEST(TritonSubset, HostCodeIsSkipped)
         what.push_back(s.what + "@" + std::to_string(s.range.begin.line) + "-" + std::to_string(s.range.end.line));
     }
     EXPECT_EQ(what, (std::vector<std::string>{"decorated def host@2-4", "class Model@6-8", "with statement@9-10",
-                                              "try statement@11-16", "assignment@17-17",
-                                              "expression statement@18-18", "assignment@19-19", "for loop@20-21",
-                                              "if statement@26-29"}));
+                                              "try statement@11-16", "assignment@17-17", "expression statement@18-18",
+                                              "assignment@19-19", "for loop@20-21", "if statement@26-29"}));
     auto fns = r.module.jitFunctions();
     ASSERT_EQ(fns.size(), 1u);
     const ast::Decorator* h = fns[0]->decorator("triton.heuristics");
@@ -911,11 +925,21 @@ TEST(TritonFuzz, MutationsOfARealKernel)
         for (int e = 0; e < edits && !s.empty(); ++e) {
             size_t at = rng() % s.size();
             switch (rng() % 5) {
-            case 0: s.erase(at, 1 + rng() % 3); break;
-            case 1: s.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
-            case 2: s[at] = static_cast<char>(rng() % 256); break;
-            case 3: s.insert(at, s.substr(rng() % s.size(), rng() % 40)); break;
-            default: s = s.substr(0, at); break;
+            case 0:
+                s.erase(at, 1 + rng() % 3);
+                break;
+            case 1:
+                s.insert(at, 1, alphabet[rng() % alphabet.size()]);
+                break;
+            case 2:
+                s[at] = static_cast<char>(rng() % 256);
+                break;
+            case 3:
+                s.insert(at, s.substr(rng() % s.size(), rng() % 40));
+                break;
+            default:
+                s = s.substr(0, at);
+                break;
             }
         }
         ParseResult r = parse(s);

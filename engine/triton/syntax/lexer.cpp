@@ -1,5 +1,7 @@
 #include "engine/triton/syntax/lexer.h"
 
+#include "engine/triton/syntax/lexer_text.h"
+
 #include <array>
 #include <charconv>
 #include <cstdio>
@@ -12,102 +14,25 @@ constexpr size_t kMaxBrackets = 200; // CPython's MAXLEVEL
 constexpr int kTabSize = 8;
 constexpr size_t kMaxIndents = 100; // CPython's MAXINDENT
 
-bool isIdentStart(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80; }
-bool isIdentChar(unsigned char c) { return isIdentStart(c) || (c >= '0' && c <= '9'); }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isHex(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool isStringPrefix(std::string_view id, bool& raw, bool& f, bool& b)
+bool isIdentStart(unsigned char c)
 {
-    if (id.empty() || id.size() > 2) {
-        return false;
-    }
-    raw = f = b = false;
-    bool u = false;
-    for (char c : id) {
-        switch (lower(c)) {
-        case 'r': if (raw) return false; raw = true; break;
-        case 'f': if (f) return false; f = true; break;
-        case 'b': if (b) return false; b = true; break;
-        case 'u': if (u) return false; u = true; break;
-        default: return false;
-        }
-    }
-    return !(u && (raw || f || b)) && !(f && b);
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
 }
-
-void appendUtf8(std::string& out, uint32_t cp)
+bool isIdentChar(unsigned char c)
 {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | ((cp >> 18) & 0x07));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
+    return isIdentStart(c) || (c >= '0' && c <= '9');
 }
-
-/// Decodes the escapes of a (non-raw) string body.
-std::string decodeEscapes(std::string_view s)
+bool isDigit(char c)
 {
-    std::string out;
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (s[i] != '\\' || i + 1 >= s.size()) {
-            out += s[i];
-            continue;
-        }
-        char c = s[++i];
-        switch (c) {
-        case '\n': break;
-        case '\r': if (i + 1 < s.size() && s[i + 1] == '\n') ++i; break;
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'r': out += '\r'; break;
-        case 'a': out += '\a'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'v': out += '\v'; break;
-        case '\\': case '\'': case '"': out += c; break;
-        case 'x': case 'u': case 'U': {
-            size_t n = c == 'x' ? 2 : c == 'u' ? 4 : 8;
-            uint32_t v = 0;
-            size_t k = 0;
-            for (; k < n && i + 1 + k < s.size() && isHex(s[i + 1 + k]); ++k) {
-                char h = lower(s[i + 1 + k]);
-                v = v * 16 + static_cast<uint32_t>(isDigit(h) ? h - '0' : h - 'a' + 10);
-            }
-            if (k != n || v > 0x10FFFF) {
-                out += '\\';
-                out += c;
-                break;
-            }
-            i += n;
-            appendUtf8(out, v);
-            break;
-        }
-        default:
-            if (c >= '0' && c <= '7') {
-                uint32_t v = static_cast<uint32_t>(c - '0');
-                for (int k = 0; k < 2 && i + 1 < s.size() && s[i + 1] >= '0' && s[i + 1] <= '7'; ++k) {
-                    v = v * 8 + static_cast<uint32_t>(s[++i] - '0');
-                }
-                appendUtf8(out, v);
-            } else {
-                out += '\\';
-                out += c;
-            }
-        }
-    }
-    return out;
+    return c >= '0' && c <= '9';
+}
+bool isHex(char c)
+{
+    return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+char lower(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
 class Lexer
@@ -279,10 +204,7 @@ private:
         }
     }
 
-    void tabError(SourcePos at)
-    {
-        fail(at, "inconsistent use of tabs and spaces in indentation", "syntax-indent");
-    }
+    void tabError(SourcePos at) { fail(at, "inconsistent use of tabs and spaces in indentation", "syntax-indent"); }
 
     void skipBlanks()
     {
@@ -459,12 +381,13 @@ private:
         if (peek() == '_') {
             ++m_pos;
         }
-        auto ok = [base](char c) { return base == 16 ? isHex(c) : base == 8 ? (c >= '0' && c <= '7') : (c == '0' || c == '1'); };
+        auto ok = [base](char c) {
+            return base == 16 ? isHex(c) : base == 8 ? (c >= '0' && c <= '7') : (c == '0' || c == '1');
+        };
         size_t digitsStart = m_pos;
         bool good = digits(ok) && m_pos > digitsStart;
         if ((good || m_pos == digitsStart) && isDigit(peek())) {
-            return fail(here(), std::string("invalid digit '") + peek() + "' in " + name + " literal",
-                        "syntax-number");
+            return fail(here(), std::string("invalid digit '") + peek() + "' in " + name + " literal", "syntax-number");
         }
         if (!good || isIdentChar(static_cast<unsigned char>(peek()))) {
             return fail(b, std::string("invalid ") + name + " literal", "syntax-number");
@@ -539,9 +462,8 @@ private:
     void op()
     {
         static constexpr std::array<std::string_view, 5> k3{"**=", "//=", ">>=", "<<=", "..."};
-        static constexpr std::array<std::string_view, 19> k2{"**", "//", ">>", "<<", "<=", ">=", "==",
-                                                             "!=", "->", "+=", "-=", "*=", "/=", "%=",
-                                                             "&=", "|=", "^=", "@=", ":="};
+        static constexpr std::array<std::string_view, 19> k2{"**", "//", ">>", "<<", "<=", ">=", "==", "!=", "->", "+=",
+                                                             "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":="};
         static constexpr std::string_view k1 = "+-*/%@&|^~<>()[]{},:.;=";
         SourcePos b = here();
         std::string_view rest = m_src.substr(m_pos);
@@ -608,8 +530,8 @@ private:
         Bracket open = m_brackets.back();
         char want = open.c == '(' ? ')' : open.c == '[' ? ']' : '}';
         if (c != want) {
-            std::string msg = std::string("closing parenthesis '") + c + "' does not match opening parenthesis '" +
-                              open.c + "'";
+            std::string msg =
+                std::string("closing parenthesis '") + c + "' does not match opening parenthesis '" + open.c + "'";
             if (open.pos.line != at.line) {
                 msg += " on line " + std::to_string(open.pos.line);
             }
@@ -645,10 +567,10 @@ private:
 bool isKeyword(std::string_view name)
 {
     static constexpr std::array<std::string_view, 35> kKeywords{
-        "False", "None",   "True",    "and",      "as",       "assert", "async", "await",  "break",
-        "class", "continue", "def",   "del",      "elif",     "else",   "except", "finally", "for",
-        "from",  "global", "if",      "import",   "in",       "is",     "lambda", "nonlocal", "not",
-        "or",    "pass",   "raise",   "return",   "try",      "while",  "with",   "yield"};
+        "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+        "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+        "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+        "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
     for (std::string_view k : kKeywords) {
         if (k == name) {
             return true;

@@ -50,7 +50,7 @@ struct LexError
 /// The tokens of a file; when `error` is set the last token is an Error token at the error's position.
 struct LexResult
 {
-    std::vector<Token> tokens;    ///< ends with EndMarker, or with Error
+    std::vector<Token> tokens;     ///< ends with EndMarker, or with Error
     std::optional<LexError> error; ///< the first tokenizer error
 };
 

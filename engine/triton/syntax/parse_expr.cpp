@@ -8,27 +8,13 @@ using ast::Expr;
 using ast::ExprKind;
 using ast::ExprPtr;
 
-namespace {
-
-ExprPtr node(ExprKind kind, SourcePos b, SourcePos e)
+ExprPtr makeExpr(ExprKind kind, SourcePos b, SourcePos e)
 {
     auto x = std::make_unique<Expr>();
     x->kind = kind;
     x->range = {b, e};
     return x;
 }
-
-/// Counts brackets the parser is inside of (for "Perhaps you forgot a comma?").
-struct BracketScope
-{
-    explicit BracketScope(int& level) : m_level(level) { ++m_level; }
-    ~BracketScope() { --m_level; }
-    BracketScope(const BracketScope&) = delete;
-    BracketScope& operator=(const BracketScope&) = delete;
-    int& m_level;
-};
-
-} // namespace
 
 ExprPtr Parser::parseTestList(bool allowStar)
 {
@@ -37,7 +23,7 @@ ExprPtr Parser::parseTestList(bool allowStar)
     if (!first || !isOp(",")) {
         return first;
     }
-    ExprPtr tuple = node(ExprKind::Tuple, b, b);
+    ExprPtr tuple = makeExpr(ExprKind::Tuple, b, b);
     tuple->elts.push_back(std::move(first));
     while (acceptOp(",")) {
         if (!startsExpression() && !(allowStar && isOp("*"))) {
@@ -62,7 +48,7 @@ ExprPtr Parser::parseStarOrTest(bool allowStar)
         if (!operand) {
             return nullptr;
         }
-        ExprPtr star = node(ExprKind::Starred, b, prev().range.end);
+        ExprPtr star = makeExpr(ExprKind::Starred, b, prev().range.end);
         star->left = std::move(operand);
         return star;
     }
@@ -76,7 +62,7 @@ ExprPtr Parser::parseTargetList()
     if (!first || !isOp(",")) {
         return first;
     }
-    ExprPtr tuple = node(ExprKind::Tuple, b, b);
+    ExprPtr tuple = makeExpr(ExprKind::Tuple, b, b);
     tuple->elts.push_back(std::move(first));
     while (acceptOp(",")) {
         if (!startsExpression() && !isOp("*")) {
@@ -119,7 +105,7 @@ ExprPtr Parser::parseTest()
     if (!orelse) {
         return nullptr;
     }
-    ExprPtr e = node(ExprKind::IfExp, b, prev().range.end);
+    ExprPtr e = makeExpr(ExprKind::IfExp, b, prev().range.end);
     e->left = std::move(body);
     e->test = std::move(test);
     e->right = std::move(orelse);
@@ -134,7 +120,7 @@ ExprPtr Parser::parseLambda()
         return nullptr;
     }
     advance();
-    ExprPtr lam = node(ExprKind::Lambda, kw.begin, kw.end);
+    ExprPtr lam = makeExpr(ExprKind::Lambda, kw.begin, kw.end);
     while (cur().kind == TokKind::Name && !isKeyword(cur().text)) {
         lam->params.push_back(cur().text);
         advance();
@@ -166,7 +152,7 @@ ExprPtr Parser::parseOr()
     if (!first || !isKw("or")) {
         return first;
     }
-    ExprPtr e = node(ExprKind::BoolOp, b, b);
+    ExprPtr e = makeExpr(ExprKind::BoolOp, b, b);
     e->boolOp = ast::BoolOpKind::Or;
     e->opRange = cur().range;
     e->elts.push_back(std::move(first));
@@ -188,7 +174,7 @@ ExprPtr Parser::parseAnd()
     if (!first || !isKw("and")) {
         return first;
     }
-    ExprPtr e = node(ExprKind::BoolOp, b, b);
+    ExprPtr e = makeExpr(ExprKind::BoolOp, b, b);
     e->boolOp = ast::BoolOpKind::And;
     e->opRange = cur().range;
     e->elts.push_back(std::move(first));
@@ -218,7 +204,7 @@ ExprPtr Parser::parseNot()
     if (!operand) {
         return nullptr;
     }
-    ExprPtr e = node(ExprKind::UnaryOp, op.begin, prev().range.end);
+    ExprPtr e = makeExpr(ExprKind::UnaryOp, op.begin, prev().range.end);
     e->unaryOp = ast::UnaryOpKind::Not;
     e->opRange = op;
     e->left = std::move(operand);
@@ -240,9 +226,9 @@ ExprPtr Parser::parseComparison()
         std::optional<CmpOpKind> op;
         size_t width = 1;
         if (t.kind == TokKind::Op) {
-            static const std::pair<const char*, CmpOpKind> kOps[] = {
-                {"<", CmpOpKind::Lt},   {">", CmpOpKind::Gt},     {"==", CmpOpKind::Eq},
-                {">=", CmpOpKind::GtE}, {"<=", CmpOpKind::LtE},   {"!=", CmpOpKind::NotEq}};
+            static const std::pair<const char*, CmpOpKind> kOps[] = {{"<", CmpOpKind::Lt},   {">", CmpOpKind::Gt},
+                                                                     {"==", CmpOpKind::Eq},  {">=", CmpOpKind::GtE},
+                                                                     {"<=", CmpOpKind::LtE}, {"!=", CmpOpKind::NotEq}};
             for (const auto& [text, kind] : kOps) {
                 if (t.text == text) {
                     op = kind;
@@ -272,7 +258,7 @@ ExprPtr Parser::parseComparison()
             return nullptr;
         }
         if (!cmp) {
-            cmp = node(ExprKind::Compare, b, b);
+            cmp = makeExpr(ExprKind::Compare, b, b);
             cmp->left = std::move(left);
             cmp->opRange = opRange;
         }
@@ -283,8 +269,7 @@ ExprPtr Parser::parseComparison()
     return cmp ? std::move(cmp) : std::move(left);
 }
 
-ExprPtr Parser::binaryChain(ExprPtr (Parser::*next)(), const char* const* ops, const ast::BinOpKind* kinds,
-                            size_t n)
+ExprPtr Parser::binaryChain(ExprPtr (Parser::*next)(), const char* const* ops, const ast::BinOpKind* kinds, size_t n)
 {
     SourcePos b = cur().range.begin;
     ExprPtr left = (this->*next)();
@@ -302,7 +287,7 @@ ExprPtr Parser::binaryChain(ExprPtr (Parser::*next)(), const char* const* ops, c
         if (!right) {
             return nullptr;
         }
-        ExprPtr e = node(ExprKind::BinOp, b, prev().range.end);
+        ExprPtr e = makeExpr(ExprKind::BinOp, b, prev().range.end);
         e->binOp = kinds[k];
         e->opRange = op;
         e->left = std::move(left);
@@ -377,7 +362,7 @@ ExprPtr Parser::parseFactor()
     if (!operand) {
         return nullptr;
     }
-    ExprPtr e = node(ExprKind::UnaryOp, op.begin, prev().range.end);
+    ExprPtr e = makeExpr(ExprKind::UnaryOp, op.begin, prev().range.end);
     e->unaryOp = kind;
     e->opRange = op;
     e->left = std::move(operand);
@@ -405,7 +390,7 @@ ExprPtr Parser::parsePower()
     if (!exponent) {
         return nullptr;
     }
-    ExprPtr e = node(ExprKind::BinOp, b, prev().range.end);
+    ExprPtr e = makeExpr(ExprKind::BinOp, b, prev().range.end);
     e->binOp = ast::BinOpKind::Pow;
     e->opRange = op;
     e->left = std::move(base);
@@ -423,13 +408,13 @@ ExprPtr Parser::parsePrimary()
                 invalidSyntax();
                 return nullptr;
             }
-            ExprPtr attr = node(ExprKind::Attribute, b, cur().range.end);
+            ExprPtr attr = makeExpr(ExprKind::Attribute, b, cur().range.end);
             attr->id = cur().text;
             attr->value = std::move(e);
             advance();
             e = std::move(attr);
         } else if (isOp("(")) {
-            ExprPtr call = node(ExprKind::Call, b, b);
+            ExprPtr call = makeExpr(ExprKind::Call, b, b);
             call->value = std::move(e);
             if (!parseCallArgs(*call)) {
                 return nullptr;
@@ -437,7 +422,7 @@ ExprPtr Parser::parsePrimary()
             call->range.end = prev().range.end;
             e = std::move(call);
         } else if (isOp("[")) {
-            ExprPtr sub = node(ExprKind::Subscript, b, b);
+            ExprPtr sub = makeExpr(ExprKind::Subscript, b, b);
             sub->value = std::move(e);
             if (!parseSubscript(*sub)) {
                 return nullptr;
@@ -449,387 +434,6 @@ ExprPtr Parser::parsePrimary()
         }
     }
     return ok() ? std::move(e) : nullptr;
-}
-
-ExprPtr Parser::parseAtom()
-{
-    const Token& t = cur();
-    ExprPtr e;
-    switch (t.kind) {
-    case TokKind::Name:
-        if (t.text == "None" || t.text == "True" || t.text == "False") {
-            e = node(ExprKind::Constant, t.range.begin, t.range.end);
-            e->constant.kind = t.text == "None" ? ast::Constant::Kind::None : ast::Constant::Kind::Bool;
-            e->constant.boolValue = t.text == "True";
-        } else if (t.text == "yield" || t.text == "await") {
-            unsupported(t.text, t.range);
-            return nullptr;
-        } else if (isKeyword(t.text)) {
-            invalidSyntax();
-            return nullptr;
-        } else {
-            e = node(ExprKind::Name, t.range.begin, t.range.end);
-            e->id = t.text;
-        }
-        break;
-    case TokKind::Int:
-        if (t.intTooLarge) {
-            error(t.range, "integer literal too large", "syntax-number");
-            return nullptr;
-        }
-        e = node(ExprKind::Constant, t.range.begin, t.range.end);
-        e->constant.kind = ast::Constant::Kind::Int;
-        e->constant.intValue = t.intValue;
-        break;
-    case TokKind::Float:
-        e = node(ExprKind::Constant, t.range.begin, t.range.end);
-        e->constant.kind = ast::Constant::Kind::Float;
-        e->constant.floatValue = t.floatValue;
-        break;
-    case TokKind::Imaginary: unsupported("complex literal", t.range); return nullptr;
-    case TokKind::String: return parseStrings();
-    case TokKind::Op:
-        if (t.text == "(") {
-            return parseParen();
-        }
-        if (t.text == "[") {
-            return parseListDisplay();
-        }
-        if (t.text == "{") {
-            return parseBraces();
-        }
-        if (t.text == "...") {
-            e = node(ExprKind::Constant, t.range.begin, t.range.end);
-            e->constant.kind = ast::Constant::Kind::Ellipsis;
-            break;
-        }
-        invalidSyntax();
-        return nullptr;
-    default: invalidSyntax(); return nullptr;
-    }
-    advance();
-    return e;
-}
-
-ExprPtr Parser::parseStrings()
-{
-    SourcePos b = cur().range.begin;
-    ExprPtr e = node(ExprKind::Constant, b, b);
-    e->constant.kind = ast::Constant::Kind::Str;
-    while (cur().kind == TokKind::String) {
-        if (cur().fString) {
-            unsupported("f-string", cur().range);
-            return nullptr;
-        }
-        if (cur().bytes) {
-            unsupported("bytes literal", cur().range);
-            return nullptr;
-        }
-        e->constant.strValue += cur().strValue;
-        advance();
-    }
-    e->range.end = prev().range.end;
-    return e;
-}
-
-bool Parser::closeOrComma(const char* close, const Expr* last)
-{
-    if (acceptOp(close)) {
-        return true;
-    }
-    if (!ok()) {
-        return false;
-    }
-    if (last && startsExpression() && cur().kind != TokKind::Error) {
-        // Two expressions side by side inside brackets: find where the second ends for the underline.
-        size_t save = m_pos;
-        ExprPtr second = parseTest();
-        SourcePos end = second ? prev().range.end : cur().range.end;
-        m_pos = save;
-        m_failed = false;
-        m_unsupported.reset();
-        error({last->range.begin, end}, "invalid syntax. Perhaps you forgot a comma?", "syntax-missing-comma");
-        return false;
-    }
-    invalidSyntax();
-    return false;
-}
-
-ExprPtr Parser::parseParen()
-{
-    BracketScope scope(m_bracketLevel);
-    SourcePos b = cur().range.begin;
-    advance();
-    if (acceptOp(")")) {
-        ExprPtr empty = node(ExprKind::Tuple, b, prev().range.end);
-        empty->parenthesized = true;
-        return empty;
-    }
-    if (isKw("yield")) {
-        unsupported("yield", cur().range);
-        return nullptr;
-    }
-    ExprPtr first = parseStarOrTest(true);
-    if (!first) {
-        return nullptr;
-    }
-    if (isOp(":=")) {
-        unsupported("assignment expression", cur().range);
-        return nullptr;
-    }
-    if (isKw("for") || (isKw("async") && peekAt(1).text == "for")) {
-        unsupported("generator expression", first->range);
-        return nullptr;
-    }
-    if (!isOp(",")) {
-        if (!closeOrComma(")", first.get())) {
-            return nullptr;
-        }
-        first->parenthesized = true;
-        return first;
-    }
-    ExprPtr tuple = node(ExprKind::Tuple, b, b);
-    tuple->elts.push_back(std::move(first));
-    while (acceptOp(",")) {
-        if (isOp(")")) {
-            break;
-        }
-        ExprPtr e = parseStarOrTest(true);
-        if (!e) {
-            return nullptr;
-        }
-        tuple->elts.push_back(std::move(e));
-    }
-    if (!closeOrComma(")", tuple->elts.back().get())) {
-        return nullptr;
-    }
-    tuple->range.end = prev().range.end;
-    tuple->parenthesized = true;
-    return tuple;
-}
-
-ExprPtr Parser::parseListDisplay()
-{
-    BracketScope scope(m_bracketLevel);
-    SourcePos b = cur().range.begin;
-    advance();
-    ExprPtr list = node(ExprKind::List, b, b);
-    if (!acceptOp("]")) {
-        for (;;) {
-            ExprPtr e = parseStarOrTest(true);
-            if (!e) {
-                return nullptr;
-            }
-            if (isKw("for") || (isKw("async") && peekAt(1).text == "for")) {
-                unsupported("list comprehension", e->range);
-                return nullptr;
-            }
-            list->elts.push_back(std::move(e));
-            if (acceptOp(",")) {
-                if (acceptOp("]")) {
-                    break;
-                }
-                continue;
-            }
-            if (!closeOrComma("]", list->elts.back().get())) {
-                return nullptr;
-            }
-            break;
-        }
-    }
-    list->range.end = prev().range.end;
-    return list;
-}
-
-ExprPtr Parser::parseBraces()
-{
-    BracketScope scope(m_bracketLevel);
-    SourcePos b = cur().range.begin;
-    advance();
-    ExprPtr dict = node(ExprKind::Dict, b, b);
-    if (acceptOp("}")) {
-        dict->range.end = prev().range.end;
-        return dict;
-    }
-    for (;;) {
-        if (isOp("**")) {
-            unsupported("dict unpacking", cur().range);
-            return nullptr;
-        }
-        ExprPtr key = parseStarOrTest(true);
-        if (!key) {
-            return nullptr;
-        }
-        if (!isOp(":")) {
-            bool comprehension = isKw("for");
-            if (dict->elts.empty() && (comprehension || isOp(",") || isOp("}"))) {
-                unsupported(comprehension ? "set comprehension" : "set literal", key->range);
-                return nullptr;
-            }
-            if (!ok()) {
-                return nullptr;
-            }
-            errorAtCur("':' expected after dictionary key", "syntax-expected-colon");
-            return nullptr;
-        }
-        advance();
-        ExprPtr value = parseTest();
-        if (!value) {
-            return nullptr;
-        }
-        if (isKw("for")) {
-            unsupported("dict comprehension", key->range);
-            return nullptr;
-        }
-        dict->elts.push_back(std::move(key));
-        dict->values.push_back(std::move(value));
-        if (acceptOp(",")) {
-            if (acceptOp("}")) {
-                break;
-            }
-            continue;
-        }
-        if (!closeOrComma("}", dict->values.back().get())) {
-            return nullptr;
-        }
-        break;
-    }
-    dict->range.end = prev().range.end;
-    return dict;
-}
-
-bool Parser::parseCallArgs(Expr& call)
-{
-    BracketScope scope(m_bracketLevel);
-    advance();
-    if (acceptOp(")")) {
-        return true;
-    }
-    bool sawKeyword = false;
-    for (;;) {
-        SourcePos b = cur().range.begin;
-        const Expr* last = nullptr;
-        if (isOp("**")) {
-            unsupported("'**' argument unpacking", cur().range);
-            return false;
-        }
-        if (cur().kind == TokKind::Name && !isKeyword(cur().text) && peekAt(1).kind == TokKind::Op &&
-            peekAt(1).text == "=") {
-            ast::Keyword kw;
-            kw.name = cur().text;
-            advance();
-            advance();
-            kw.value = parseTest();
-            if (!kw.value) {
-                return false;
-            }
-            kw.range = {b, prev().range.end};
-            last = kw.value.get();
-            call.keywords.push_back(std::move(kw));
-            sawKeyword = true;
-        } else {
-            bool star = isOp("*");
-            ExprPtr arg = parseStarOrTest(true);
-            if (!arg) {
-                return false;
-            }
-            if (isOp("=") && !star) {
-                error(arg->range, "expression cannot contain assignment, perhaps you meant \"==\"?",
-                      "syntax-keyword-arg");
-                return false;
-            }
-            if (isKw("for")) {
-                unsupported("generator expression", arg->range);
-                return false;
-            }
-            if (sawKeyword && !star) {
-                error(arg->range, "positional argument follows keyword argument", "syntax-positional-after-keyword");
-                return false;
-            }
-            last = arg.get();
-            call.args.push_back(std::move(arg));
-        }
-        if (acceptOp(",")) {
-            if (acceptOp(")")) {
-                return true;
-            }
-            continue;
-        }
-        return closeOrComma(")", last);
-    }
-}
-
-bool Parser::parseSubscript(Expr& sub)
-{
-    BracketScope scope(m_bracketLevel);
-    advance();
-    for (;;) {
-        ast::SliceItem item;
-        if (!parseSliceItem(item)) {
-            return false;
-        }
-        sub.slices.push_back(std::move(item));
-        if (acceptOp(",")) {
-            if (acceptOp("]")) {
-                return true;
-            }
-            continue;
-        }
-        const ast::SliceItem& lastItem = sub.slices.back();
-        Expr anchor;
-        anchor.range = lastItem.range;
-        return closeOrComma("]", &anchor);
-    }
-}
-
-bool Parser::parseSliceItem(ast::SliceItem& item)
-{
-    using Kind = ast::SliceItem::Kind;
-    SourcePos b = cur().range.begin;
-    if (isOp("...") && (peekAt(1).text == "," || peekAt(1).text == "]")) {
-        advance();
-        item.kind = Kind::Ellipsis;
-        item.range = {b, prev().range.end};
-        return true;
-    }
-    if (isOp("*")) {
-        unsupported("starred subscript", cur().range);
-        return false;
-    }
-    ExprPtr lower;
-    if (!isOp(":")) {
-        lower = parseTest();
-        if (!lower) {
-            return false;
-        }
-        if (!isOp(":")) {
-            item.range = {b, prev().range.end};
-            bool newAxis = lower->kind == ExprKind::Constant && lower->constant.kind == ast::Constant::Kind::None;
-            item.kind = newAxis ? Kind::NewAxis : Kind::Index;
-            if (!newAxis) {
-                item.index = std::move(lower);
-            }
-            return true;
-        }
-    }
-    advance();
-    item.kind = Kind::Slice;
-    item.lower = std::move(lower);
-    auto endOfPart = [this] { return isOp(":") || isOp(",") || isOp("]"); };
-    if (!endOfPart()) {
-        item.upper = parseTest();
-        if (!item.upper) {
-            return false;
-        }
-    }
-    if (acceptOp(":") && !endOfPart()) {
-        item.step = parseTest();
-        if (!item.step) {
-            return false;
-        }
-    }
-    item.range = {b, prev().range.end};
-    return true;
 }
 
 } // namespace tkm::triton::syntax

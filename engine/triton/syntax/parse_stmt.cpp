@@ -2,38 +2,6 @@
 // pass/break/continue), compound ones (if/elif/else, for, while, def) and their indented blocks.
 #include "engine/triton/syntax/parser_impl.h"
 
-#include <cstring>
-
-namespace tkm::triton {
-
-std::string otherStatementMessage(const ast::Stmt& stmt)
-{
-    static const std::pair<const char*, const char*> kPhrases[] = {
-        {"def", "nested functions are not supported in a @triton.jit kernel: define the helper at top level "
-                "with @triton.jit"},
-        {"lambda", "lambda expressions are not supported in a @triton.jit kernel"},
-        {"list comprehension", "list comprehensions are not supported in a @triton.jit kernel"},
-        {"dict comprehension", "dict comprehensions are not supported in a @triton.jit kernel"},
-        {"set comprehension", "set comprehensions are not supported in a @triton.jit kernel"},
-        {"generator expression", "generator expressions are not supported in a @triton.jit kernel"},
-        {"f-string", "f-strings are not supported in a @triton.jit kernel"},
-        {"set literal", "set literals are not supported in a @triton.jit kernel"},
-        {"yield", "'yield' is not supported in a @triton.jit kernel"},
-        {"await", "'await' is not supported in a @triton.jit kernel"},
-    };
-    for (const auto& [what, phrase] : kPhrases) {
-        if (stmt.keyword == what) {
-            return phrase;
-        }
-    }
-    if (syntax::isKeyword(stmt.keyword)) {
-        return "'" + stmt.keyword + "' statements are not supported in a @triton.jit kernel";
-    }
-    return stmt.keyword + " is not supported in a @triton.jit kernel";
-}
-
-} // namespace tkm::triton
-
 namespace tkm::triton::syntax {
 
 using ast::Expr;
@@ -56,26 +24,36 @@ StmtPtr stmtNode(StmtKind kind, SourceRange r)
 const char* targetName(const Expr& e)
 {
     switch (e.kind) {
-    case ExprKind::Call: return "function call";
-    case ExprKind::Constant: return "literal";
-    case ExprKind::Compare: return "comparison";
-    case ExprKind::IfExp: return "conditional expression";
-    case ExprKind::Lambda: return "lambda";
-    case ExprKind::Dict: return "dict literal";
-    case ExprKind::Tuple: return "tuple";
-    case ExprKind::List: return "list";
-    case ExprKind::Starred: return "starred";
-    default: return "expression";
+    case ExprKind::Call:
+        return "function call";
+    case ExprKind::Constant:
+        return "literal";
+    case ExprKind::Compare:
+        return "comparison";
+    case ExprKind::IfExp:
+        return "conditional expression";
+    case ExprKind::Lambda:
+        return "lambda";
+    case ExprKind::Dict:
+        return "dict literal";
+    case ExprKind::Tuple:
+        return "tuple";
+    case ExprKind::List:
+        return "list";
+    case ExprKind::Starred:
+        return "starred";
+    default:
+        return "expression";
     }
 }
 
 bool augOp(const std::string& text, ast::BinOpKind& kind)
 {
     static const std::pair<const char*, ast::BinOpKind> kOps[] = {
-        {"+=", ast::BinOpKind::Add},      {"-=", ast::BinOpKind::Sub},     {"*=", ast::BinOpKind::Mul},
-        {"/=", ast::BinOpKind::Div},      {"//=", ast::BinOpKind::FloorDiv}, {"%=", ast::BinOpKind::Mod},
-        {"&=", ast::BinOpKind::BitAnd},   {"|=", ast::BinOpKind::BitOr},   {"^=", ast::BinOpKind::BitXor},
-        {"<<=", ast::BinOpKind::LShift},  {">>=", ast::BinOpKind::RShift}, {"**=", ast::BinOpKind::Pow},
+        {"+=", ast::BinOpKind::Add},     {"-=", ast::BinOpKind::Sub},       {"*=", ast::BinOpKind::Mul},
+        {"/=", ast::BinOpKind::Div},     {"//=", ast::BinOpKind::FloorDiv}, {"%=", ast::BinOpKind::Mod},
+        {"&=", ast::BinOpKind::BitAnd},  {"|=", ast::BinOpKind::BitOr},     {"^=", ast::BinOpKind::BitXor},
+        {"<<=", ast::BinOpKind::LShift}, {">>=", ast::BinOpKind::RShift},   {"**=", ast::BinOpKind::Pow},
         {"@=", ast::BinOpKind::MatMul}};
     for (const auto& [t, k] : kOps) {
         if (text == t) {
@@ -165,8 +143,8 @@ void Parser::parseSimpleStatements(ast::Body& out)
 StmtPtr Parser::parseSimpleStatement()
 {
     const Token& t = cur();
-    if (t.kind != TokKind::Name || !isKeyword(t.text) || t.text == "None" || t.text == "True" ||
-        t.text == "False" || t.text == "not" || t.text == "lambda" || t.text == "await") {
+    if (t.kind != TokKind::Name || !isKeyword(t.text) || t.text == "None" || t.text == "True" || t.text == "False" ||
+        t.text == "not" || t.text == "lambda" || t.text == "await") {
         return parseExprOrAssign();
     }
     SourceRange kw = t.range;
@@ -299,8 +277,7 @@ StmtPtr Parser::parseExprOrAssign()
     ast::BinOpKind aug{};
     StmtPtr s;
     if (isOp(":")) {
-        if (first->kind != ExprKind::Name && first->kind != ExprKind::Attribute &&
-            first->kind != ExprKind::Subscript) {
+        if (first->kind != ExprKind::Name && first->kind != ExprKind::Attribute && first->kind != ExprKind::Subscript) {
             error(first->range,
                   first->kind == ExprKind::Tuple ? "only single target (not tuple) can be annotated"
                                                  : "illegal target for annotation",
@@ -358,8 +335,12 @@ StmtPtr Parser::parseExprOrAssign()
 bool Parser::checkTarget(const Expr& target, TargetUse use)
 {
     switch (target.kind) {
-    case ExprKind::Name: case ExprKind::Attribute: case ExprKind::Subscript: return true;
-    case ExprKind::Tuple: case ExprKind::List:
+    case ExprKind::Name:
+    case ExprKind::Attribute:
+    case ExprKind::Subscript:
+        return true;
+    case ExprKind::Tuple:
+    case ExprKind::List:
         if (use != TargetUse::Augmented) {
             for (const ExprPtr& e : target.elts) {
                 if (!checkTarget(*e, use)) {
@@ -374,12 +355,12 @@ bool Parser::checkTarget(const Expr& target, TargetUse use)
             return checkTarget(*target.left, use);
         }
         break;
-    default: break;
+    default:
+        break;
     }
     std::string name = targetName(target);
     if (use == TargetUse::Augmented) {
-        error(target.range, "'" + name + "' is an illegal expression for augmented assignment",
-              "syntax-assign-target");
+        error(target.range, "'" + name + "' is an illegal expression for augmented assignment", "syntax-assign-target");
     } else if (use == TargetUse::For) {
         error(target.range, "cannot assign to " + name, "syntax-assign-target");
     } else {
@@ -486,8 +467,7 @@ StmtPtr Parser::parseWhile()
         return nullptr;
     }
     if (isKw("else")) {
-        refuse("while-else", cur().range,
-               "'else' clauses on 'while' loops are not supported in a @triton.jit kernel");
+        refuse("while-else", cur().range, "'else' clauses on 'while' loops are not supported in a @triton.jit kernel");
         return nullptr;
     }
     return s;
@@ -525,150 +505,6 @@ bool Parser::parseBlock(ast::Body& out, const std::string& construct, int header
         advance();
     }
     return ok();
-}
-
-bool Parser::parseDecorators(std::vector<ast::Decorator>& out)
-{
-    while (isOp("@")) {
-        ast::Decorator d;
-        d.range.begin = cur().range.begin;
-        advance();
-        size_t start = m_pos;
-        d.expr = parseTest();
-        if (m_unsupported && !m_failed) {
-            // Python outside the subset inside the decorator's arguments: keep its dotted name only.
-            m_unsupported.reset();
-            m_pos = start;
-            ExprPtr e;
-            while (cur().kind == TokKind::Name && !isKeyword(cur().text)) {
-                ExprPtr n = std::make_unique<Expr>();
-                n->kind = e ? ExprKind::Attribute : ExprKind::Name;
-                n->id = cur().text;
-                n->range = {e ? e->range.begin : cur().range.begin, cur().range.end};
-                n->value = std::move(e);
-                e = std::move(n);
-                advance();
-                if (!acceptOp(".")) {
-                    break;
-                }
-            }
-            while (cur().kind != TokKind::Newline && cur().kind != TokKind::EndMarker &&
-                   cur().kind != TokKind::Error) {
-                advance();
-            }
-            d.expr = std::move(e);
-        }
-        if (!d.expr || !ok()) {
-            if (ok()) {
-                invalidSyntax();
-            }
-            return false;
-        }
-        d.range.end = prev().range.end;
-        if (cur().kind != TokKind::Newline) {
-            invalidSyntax();
-            return false;
-        }
-        advance();
-        const Expr& callee = d.expr->kind == ExprKind::Call && d.expr->value ? *d.expr->value : *d.expr;
-        d.name = dottedName(callee);
-        out.push_back(std::move(d));
-    }
-    return true;
-}
-
-std::unique_ptr<ast::FunctionDef> Parser::parseFunctionDef(std::vector<ast::Decorator> decorators)
-{
-    auto fn = std::make_unique<ast::FunctionDef>();
-    fn->decorators = std::move(decorators);
-    SourcePos b = cur().range.begin;
-    int line = b.line;
-    advance();
-    if (cur().kind != TokKind::Name || isKeyword(cur().text)) {
-        invalidSyntax();
-        return nullptr;
-    }
-    fn->name = cur().text;
-    fn->nameRange = cur().range;
-    advance();
-    if (!isOp("(")) {
-        errorAtCur("expected '('", "syntax-expected-paren");
-        return nullptr;
-    }
-    advance();
-    if (!parseParams(*fn)) {
-        return nullptr;
-    }
-    if (acceptOp("->")) {
-        fn->returns = parseTest();
-        if (!fn->returns) {
-            return nullptr;
-        }
-    }
-    if (!expectColon(false, {})) {
-        return nullptr;
-    }
-    fn->range = {b, prev().range.end};
-    if (!parseBlock(fn->body, "function definition", line)) {
-        return nullptr;
-    }
-    return fn;
-}
-
-bool Parser::parseParams(ast::FunctionDef& fn)
-{
-    if (acceptOp(")")) {
-        return true;
-    }
-    bool sawDefault = false;
-    for (;;) {
-        if (isOp("*") || isOp("**") || isOp("/")) {
-            std::string spelled = cur().text;
-            if (peekAt(1).kind == TokKind::Name) {
-                spelled += peekAt(1).text;
-            }
-            refuse("'" + spelled + "' parameter", cur().range,
-                   "'" + spelled + "' parameters are not supported in a @triton.jit kernel");
-            return false;
-        }
-        if (cur().kind != TokKind::Name || isKeyword(cur().text)) {
-            invalidSyntax();
-            return false;
-        }
-        ast::Param p;
-        p.name = cur().text;
-        p.range = cur().range;
-        advance();
-        if (acceptOp(":")) {
-            p.annotation = parseTest();
-            if (!p.annotation) {
-                return false;
-            }
-        }
-        if (acceptOp("=")) {
-            p.defaultValue = parseTest();
-            if (!p.defaultValue) {
-                return false;
-            }
-            sawDefault = true;
-        } else if (sawDefault) {
-            error(p.range, "non-default argument follows default argument", "syntax-param-order");
-            return false;
-        }
-        p.range.end = prev().range.end;
-        fn.params.push_back(std::move(p));
-        if (acceptOp(",")) {
-            if (acceptOp(")")) {
-                return true;
-            }
-            continue;
-        }
-        if (acceptOp(")")) {
-            return true;
-        }
-        invalidSyntax();
-        return false;
-    }
 }
 
 } // namespace tkm::triton::syntax

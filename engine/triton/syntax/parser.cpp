@@ -123,14 +123,19 @@ bool Parser::startsExpression() const
 {
     const Token& t = cur();
     switch (t.kind) {
-    case TokKind::Int: case TokKind::Float: case TokKind::Imaginary: case TokKind::String: return true;
+    case TokKind::Int:
+    case TokKind::Float:
+    case TokKind::Imaginary:
+    case TokKind::String:
+        return true;
     case TokKind::Name:
-        return !isKeyword(t.text) || t.text == "None" || t.text == "True" || t.text == "False" ||
-               t.text == "not" || t.text == "lambda" || t.text == "await";
+        return !isKeyword(t.text) || t.text == "None" || t.text == "True" || t.text == "False" || t.text == "not" ||
+               t.text == "lambda" || t.text == "await";
     case TokKind::Op:
-        return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" ||
-               t.text == "~" || t.text == "...";
-    default: return false;
+        return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" || t.text == "~" ||
+               t.text == "...";
+    default:
+        return false;
     }
 }
 
@@ -337,9 +342,9 @@ void Parser::recordSkipped(size_t start, SourceRange r)
         what = "statement";
         for (size_t i = start; i < m_toks.size() && m_toks[i].kind != TokKind::Newline; ++i) {
             const Token& k = m_toks[i];
-            if (k.kind == TokKind::Op && (k.text == "=" || (k.text.size() >= 2 && k.text.back() == '=' &&
-                                                            k.text != "==" && k.text != "<=" && k.text != ">=" &&
-                                                            k.text != "!="))) {
+            if (k.kind == TokKind::Op &&
+                (k.text == "=" || (k.text.size() >= 2 && k.text.back() == '=' && k.text != "==" && k.text != "<=" &&
+                                   k.text != ">=" && k.text != "!="))) {
                 what = "assignment";
                 break;
             }
@@ -367,9 +372,8 @@ SourceRange Parser::skipStatement()
 {
     SourceRange r;
     r.begin = cur().range.begin;
-    bool compound = cur().kind == TokKind::Name &&
-                    (isKw("if") || isKw("for") || isKw("while") || isKw("with") || isKw("try") ||
-                     isKw("def") || isKw("class") || isKw("async"));
+    bool compound = cur().kind == TokKind::Name && (isKw("if") || isKw("for") || isKw("while") || isKw("with") ||
+                                                    isKw("try") || isKw("def") || isKw("class") || isKw("async"));
     for (;;) {
         bool decorator = isOp("@");
         skipLogicalLine();

@@ -1,7 +1,8 @@
 #pragma once
-// The recursive-descent parser behind parse() (parser.h), split over three files: parser.cpp (tokens, errors,
-// the module and host-code skipping), parse_stmt.cpp (statements and `def`s) and parse_expr.cpp (expressions,
-// Python's precedence ladder). Internal to engine/triton/syntax/.
+// The recursive-descent parser behind parse() (parser.h), split over five files: parser.cpp (tokens, errors,
+// the module and host-code skipping), parse_stmt.cpp (statements), parse_def.cpp (decorators and `def`s),
+// parse_expr.cpp (Python's precedence ladder) and parse_atom.cpp (atoms, displays, calls, subscripts). Internal to
+// engine/triton/syntax/.
 //
 // Failure is a state, not an exception: the first syntax error sets m_failed and every parse function returns
 // null from then on. Valid Python outside the subset (a comprehension, `with`, an f-string…) sets m_unsupported
@@ -25,11 +26,11 @@ public:
     ParseResult run();
 
     // --- expressions (parse_expr.cpp) ---
-    ast::ExprPtr parseTestList(bool allowStar);   ///< `a, b` (a Tuple when there is a comma) or one test
-    ast::ExprPtr parseTest();                     ///< lambda, `x if c else y`, or below
-    ast::ExprPtr parseTargetList();               ///< `for` targets: bit-or expressions, commas
-    ast::ExprPtr parseOr();                       ///< `a or b`
-    ast::ExprPtr parseBitOr();                    ///< `a | b` and tighter
+    ast::ExprPtr parseTestList(bool allowStar); ///< `a, b` (a Tuple when there is a comma) or one test
+    ast::ExprPtr parseTest();                   ///< lambda, `x if c else y`, or below
+    ast::ExprPtr parseTargetList();             ///< `for` targets: bit-or expressions, commas
+    ast::ExprPtr parseOr();                     ///< `a or b`
+    ast::ExprPtr parseBitOr();                  ///< `a | b` and tighter
 
 private:
     friend struct DepthGuard;
@@ -46,10 +47,10 @@ private:
         SourceRange range;
     };
     std::optional<Unsupported> m_unsupported;
-    bool m_inJit = false;     ///< inside a @triton.jit function
+    bool m_inJit = false;      ///< inside a @triton.jit function
     bool m_inFunction = false; ///< inside any def
     int m_depth = 0;
-    int m_bracketLevel = 0;   ///< brackets opened by the parser around the current expression
+    int m_bracketLevel = 0; ///< brackets opened by the parser around the current expression
     ast::Module m_module;
 
     // --- tokens and errors (parser.cpp) ---
@@ -124,8 +125,8 @@ private:
     bool parseSubscript(ast::Expr& sub);
     bool parseSliceItem(ast::SliceItem& item);
     bool closeOrComma(const char* close, const ast::Expr* last);
-    ast::ExprPtr binaryChain(ast::ExprPtr (Parser::*next)(), const char* const* ops,
-                             const ast::BinOpKind* kinds, size_t n);
+    ast::ExprPtr binaryChain(ast::ExprPtr (Parser::*next)(), const char* const* ops, const ast::BinOpKind* kinds,
+                             size_t n);
 };
 
 /// Counts one level of recursion for the lifetime of a parse function (bounded nesting, never a stack overflow).
@@ -138,6 +139,19 @@ struct DepthGuard
     Parser& parser; ///< the parser whose depth is counted
     bool ok;        ///< false past the limit (the error is set)
 };
+
+/// Counts the brackets the parser is inside of while one is open (for "Perhaps you forgot a comma?").
+struct BracketScope
+{
+    explicit BracketScope(int& level) : m_level(level) { ++m_level; }
+    ~BracketScope() { --m_level; }
+    BracketScope(const BracketScope&) = delete;
+    BracketScope& operator=(const BracketScope&) = delete;
+    int& m_level; ///< the counter
+};
+
+/// A new expression node of `kind` spanning [b, e).
+ast::ExprPtr makeExpr(ast::ExprKind kind, SourcePos b, SourcePos e);
 
 /// Dotted spelling of a Name/Attribute chain ("triton.jit"); empty for anything else.
 std::string dottedName(const ast::Expr& e);
