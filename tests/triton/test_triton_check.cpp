@@ -570,4 +570,32 @@ TEST(TritonCheck, BuiltinResultTypes)
     }
 }
 
+TEST(TritonCheck, NoWarningForRowsIndexedByARuntimeStride)
+{
+    // A row base program_id · stride with a full-width constexpr tile is in bounds: no "no mask" warning.
+    std::string src = std::string(kHeader) + R"(@triton.jit
+def k(x_ptr, y_ptr, n, D: tl.constexpr):
+    row = tl.program_id(0)
+    q = tl.load(x_ptr + row * n + tl.arange(0, D))
+    tl.store(y_ptr + row * n + tl.arange(0, D), q * 2.0)
+)";
+    Compiled c = compile(src, basic({{"D", ConstexprValue::ofInt(64)}}));
+    ASSERT_TRUE(c.checked.function) << diagnosticsText(c);
+    EXPECT_EQ(diagnosticsText(c), "");
+}
+
+TEST(TritonCheck, NumWarpsParameterReadsTheLaunch)
+{
+    std::string src = std::string(kHeader) + R"(@triton.jit
+def k(x_ptr, y_ptr, n, NUM_WARPS: tl.constexpr):
+    offs = tl.arange(0, 32 * NUM_WARPS)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+)";
+    CheckInput in = basic();
+    in.numWarps = 8;
+    Compiled c = compile(src, in);
+    ASSERT_TRUE(c.checked.function) << diagnosticsText(c);
+    EXPECT_NE(tkm::triton::ir::dump(*c.checked.function).find("arange 0 256"), std::string::npos);
+}
+
 } // namespace

@@ -335,7 +335,16 @@ Value Checker::arith(BinOpKind op, const Value& a, const Value& b, const ast::Ex
     switch (op) {
     case BinOpKind::Add: return elementwise(OpKind::Add, a, b, ce, ce, ea, eb, r);
     case BinOpKind::Sub: return elementwise(OpKind::Sub, a, b, ce, ce, ea, eb, r);
-    case BinOpKind::Mul: return elementwise(OpKind::Mul, a, b, ce, ce, ea, eb, r);
+    case BinOpKind::Mul: {
+        Value v = elementwise(OpKind::Mul, a, b, ce, ce, ea, eb, r);
+        // program_id times a constexpr block size: the start of this program's block.
+        bool pidA = a.isTensor() && m_pidDerived.count(a.id) && b.isNumber();
+        bool pidB = b.isTensor() && m_pidDerived.count(b.id) && a.isNumber();
+        if (v.isTensor() && (pidA || pidB)) {
+            m_pidBlock.insert(v.id);
+        }
+        return v;
+    }
     case BinOpKind::Div: {
         // truediv: int / int in fp32; float / float in the wider mantissa (already the promoted type).
         Elem re = ir::isFloat(ce) ? ce : Elem::F32;

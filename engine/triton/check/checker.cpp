@@ -217,6 +217,9 @@ CheckResult Checker::run()
             auto it = m_in.constexprs.find(p.name);
             if (it != m_in.constexprs.end()) {
                 s.names[p.name] = fromConstexpr(it->second);
+            } else if (p.name == "NUM_WARPS" || p.name == "NUM_STAGES") {
+                // TRITON.md: NUM_WARPS / NUM_STAGES meta give num_warps / num_stages; read them back here.
+                s.names[p.name] = Value::ofInt(p.name == "NUM_WARPS" ? m_in.numWarps : m_in.numStages);
             } else if (fn->params[i].defaultValue) {
                 m_scopes.push_back(Scope{});
                 s.names[p.name] = eval(*fn->params[i].defaultValue);

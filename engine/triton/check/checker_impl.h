@@ -223,6 +223,7 @@ public:
     std::map<std::string, Value> m_globals;        ///< evaluated module-level constexprs
     std::set<std::string> m_globalsInProgress;     ///< cycle guard
     std::set<ir::ValueId> m_pidDerived;            ///< values that depend on tl.program_id
+    std::set<ir::ValueId> m_pidBlock;              ///< program_id · constexpr (a block index), and what it feeds
     std::set<ir::ValueId> m_wrapped;               ///< values computed through `%` (offsets wrapped in bounds)
     std::map<ir::ValueId, LoadFact> m_loads;       ///< loads (and their casts) for the neutral-element warning
     std::map<ir::ValueId, ir::ValueId> m_castOf;   ///< cast result → its operand

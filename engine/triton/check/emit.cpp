@@ -31,7 +31,9 @@ Value Checker::emitValue(OpKind k, std::vector<ir::ValueId> operands, const ir::
 {
     bool pid = k == OpKind::ProgramId;
     bool wrapped = k == OpKind::Rem;
+    bool block = false;
     for (ir::ValueId v : operands) {
+        block = block || (v != ir::kNoValue && m_pidBlock.count(v));
         pid = pid || (v != ir::kNoValue && m_pidDerived.count(v));
         wrapped = wrapped || (v != ir::kNoValue && m_wrapped.count(v));
     }
@@ -44,6 +46,9 @@ Value Checker::emitValue(OpKind k, std::vector<ir::ValueId> operands, const ir::
     }
     if (wrapped) {
         m_wrapped.insert(id);
+    }
+    if (block) {
+        m_pidBlock.insert(id);
     }
     return Value::tensor(id, t, origin);
 }
@@ -134,6 +139,9 @@ Value Checker::cast(const Value& v, Elem e, SourceRange r, bool bitcast)
     }
     if (m_wrapped.count(v.id)) {
         m_wrapped.insert(id);
+    }
+    if (m_pidBlock.count(v.id)) {
+        m_pidBlock.insert(id);
     }
     m_castOf[id] = v.id;
     return Value::tensor(id, t, v.origin);

@@ -61,12 +61,20 @@ void Checker::lintReduceInput(const Value& x, const std::string& kind, SourceRan
 
 void Checker::lintMemAccess(const Value& ptr, bool hasMask, const char* what, SourceRange r)
 {
-    if (hasMask || m_warnedNoMask || m_sizeParams.empty() || ptr.type.isScalar() || !m_pidDerived.count(ptr.id) ||
+    // Only a block indexed by program_id · BLOCK (a row base times a runtime stride may be a full row).
+    if (hasMask || m_warnedNoMask || m_sizeParams.empty() || ptr.type.isScalar() || !m_pidBlock.count(ptr.id) ||
         m_wrapped.count(ptr.id)) {
         return;
     }
+    std::string size = m_sizeParams.front();
+    for (const std::string& p : m_sizeParams) {
+        if (p.rfind("stride", 0) != 0) {
+            size = p;
+            break;
+        }
+    }
     m_warnedNoMask = true;
-    warn(DiagId::WarnNoMask, r, {what, m_sizeParams.back()});
+    warn(DiagId::WarnNoMask, r, {what, size});
 }
 
 void Checker::lintMaskBroadcast(const Value& mask, const Value& ptr, SourceRange r)

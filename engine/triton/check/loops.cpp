@@ -104,7 +104,22 @@ void Checker::execRuntimeFor(const ast::Stmt& s, Value lb, Value ub, Value step,
     execBody(s.body);
     --scope().loopDepth;
     std::vector<ir::ValueId> yieldIds;
+    std::set<std::string> bad; // carried names that already got an error: no follow-on errors after the loop
     for (size_t i = 0; i < names.size(); ++i) {
+        int errorsBefore = m_errors;
+        struct Mark
+        {
+            Checker& k;
+            int before;
+            std::set<std::string>& bad;
+            const std::string& name;
+            ~Mark()
+            {
+                if (k.m_errors > before) {
+                    bad.insert(name);
+                }
+            }
+        } mark{*this, errorsBefore, bad, names[i]};
         Value now = scope().names[names[i]];
         std::vector<Value> initParts;
         flatten(initShapes[i], initParts);
@@ -135,7 +150,10 @@ void Checker::execRuntimeFor(const ast::Stmt& s, Value lb, Value ub, Value step,
             if (!(parts[k].type == initParts[k].type)) {
                 const ir::Type& a = initParts[k].type;
                 const ir::Type& b = parts[k].type;
-                std::string fix = a.shape != b.shape
+                std::string fix = b.shape.empty() && !a.shape.empty()
+                                      ? "to carry a scalar, initialise it as one before the loop (e.g. `" + names[i] +
+                                            " = 0.0`), or keep the tile in the loop and reduce it after the loop"
+                                  : a.shape != b.shape
                                       ? "initialise it with the shape it has after the body, e.g. tl.zeros(" +
                                             shapeText(b.shape) + ", dtype=" + dtypeName(a) + ")"
                                       : "cast the new value back with `.to(" + dtypeName(a) + ")`, or initialise `" +
@@ -180,6 +198,9 @@ void Checker::execRuntimeFor(const ast::Stmt& s, Value lb, Value ub, Value step,
     pos = 0;
     for (size_t i = 0; i < names.size(); ++i) {
         after[names[i]] = rebuild(initShapes[i], results, pos);
+        if (bad.count(names[i])) {
+            after[names[i]] = Value::error();
+        }
     }
     for (const auto& [k, v] : scope().names) {
         if (!pre.count(k) && k != target) {
