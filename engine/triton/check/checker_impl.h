@@ -51,6 +51,14 @@ struct Scope
     Value returnValue = Value::none();    ///< what it returned
 };
 
+/// The values a loop carries: names assigned in its body that hold a tensor (or block pointer) before it.
+struct Carried
+{
+    std::vector<std::string> names; ///< in order of first assignment
+    std::vector<Value> shapes;      ///< each name's value before the loop (block pointers with tensor parts)
+    std::vector<Value> inits;       ///< the flattened tensor parts, in order
+};
+
 /// Facts about a loaded value, for the warnings of lint.cpp.
 struct LoadFact
 {
@@ -146,6 +154,13 @@ public:
     void execWhile(const ast::Stmt& s);
     void execReturn(const ast::Stmt& s);
     std::vector<std::string> carriedNames(const ast::Body& body);
+    Carried collectCarried(const ast::Body& body, const std::string& exclude, SourceRange r);
+    std::vector<Value> bindCarriedArgs(ir::Region& region, const Carried& c);
+    std::vector<ir::ValueId> carriedYields(const Carried& c, SourceRange r, std::set<std::string>& bad);
+    void bindCarriedResults(ir::Op& loop, const Carried& c, const std::set<std::string>& bad, SourceRange r,
+                            std::map<std::string, Value>& after);
+    void hideLoopLocals(const std::map<std::string, Value>& pre, const std::string& target, SourceRange r,
+                        const char* loop);
     Value condition(const Value& v, const ast::Expr& e, const char* what);
 
     // --- calls (call.cpp) ---
