@@ -564,6 +564,7 @@ TEST(TritonCheck, BuiltinResultTypes)
         {"    x = tl.load(x_ptr + tl.arange(0, 16))\n    r = tl.zeros_like(x)\n", "<16xfp32>"},
         {"    v = tl.load(x_ptr)\n    r = v if n > 0 else 1.0\n", "fp32"},
         {"    p = x_ptr.to(tl.int64)\n    r = p + 4\n", "int64"},
+        {"    i = tl.arange(0, 16)\n    r = tl.where(i < n, x_ptr + i, y_ptr + i)\n", "<16xpointer<fp32>>"},
     };
     for (const B& b : table) {
         EXPECT_EQ(typesOf(b.body, b.type), b.type) << b.body;

@@ -331,12 +331,15 @@ Value Checker::biWhere(CallArgs& c)
             return error(DiagId::ExpectedTensor, b.r[k], {"this operand of tl.where", b.v[k].describe()});
         }
     }
-    Elem ce;
-    if (!promote("tl.where", b.v[1], b.v[2], false, r, ce)) {
-        return Value::error();
+    Elem ce = Elem::Ptr;
+    bool p1 = b.v[1].isTensor() && b.v[1].type.isPtr();
+    bool p2 = b.v[2].isTensor() && b.v[2].type.isPtr();
+    if (p1 != p2 || (p1 && b.v[1].type.pointee != b.v[2].type.pointee)) {
+        return error(DiagId::OperandTypes, r, {"tl.where", b.v[1].describe(), b.v[2].describe(),
+                                               ": both choices must be pointers of the same type, or neither"});
     }
-    if ((b.v[1].isTensor() && b.v[1].type.isPtr()) || (b.v[2].isTensor() && b.v[2].type.isPtr())) {
-        ce = Elem::Ptr;
+    if (!p1 && !promote("tl.where", b.v[1], b.v[2], false, r, ce)) {
+        return Value::error();
     }
     auto s1 = broadcastShape(cond, b.e[0], b.v[1], b.e[1], r);
     if (!s1) {
