@@ -113,6 +113,8 @@ const std::vector<Row>& rows()
          "`v` is not defined here: it is only assigned in the `then` branch of the runtime `if` on line 6"},
         {"name-only-in-loop", "", "    for i in range(0, n):\n        last = i\n    tl.store(x_ptr, last)\n", 8, 21, E,
          "`last` is not defined here: it is first assigned inside the loop body on line 6"},
+        {"pointer-type-call", "", "    h = x_ptr.to(tl.pointer_type(tl.float16))\n", 6, 18, E,
+         "calling `tl.pointer_type` inside a kernel is not supported"},
         {"ptr-minus-ptr", "", "    d = x_ptr - y_ptr\n", 6, 9, E, "cannot subtract two pointers"},
         {"pow-tensor", "", "    y = tl.arange(0, BLOCK) ** 2\n", 6, 9, E, "`**` is not supported on tensors"},
         {"floordiv-float", "", "    y = tl.zeros((BLOCK,), dtype=tl.float32) // 2.0\n", 6, 9, E,

@@ -249,7 +249,7 @@ Value Checker::biAtomic(CallArgs& c, const std::string& kind)
     Elem e = ptr.type.pointee;
     bool bitwise = kind == "and" || kind == "or" || kind == "xor";
     if ((bitwise && !ir::isInt(e)) || e == Elem::I1 || e == Elem::I8 || e == Elem::I16 || e == Elem::U8 ||
-        e == Elem::U16 || ((kind == "max" || kind == "min") && (e == Elem::F16 || e == Elem::BF16))) {
+        e == Elem::U16 || (kind != "add" && (e == Elem::F16 || e == Elem::BF16))) {
         return error(DiagId::AtomicDType, r, {fn, std::string("pointers to ") + ir::elemName(e)});
     }
     for (size_t k : {size_t(3), size_t(4)}) {
