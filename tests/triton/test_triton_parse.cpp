@@ -973,5 +973,38 @@ TEST(TritonFuzz, MutationsOfARealKernel)
     EXPECT_EQ(parse("def f():\n" + indents).diagnostics.size(), 1u);
 }
 
+TEST(TritonSyntaxErrors, MissingCommaUnderlinesBothExpressions)
+{
+    ParseResult r = parse("@triton.jit\ndef k(x):\n    y = tl.load(x + 1 mask=m)\n");
+    ASSERT_EQ(r.diagnostics.size(), 1u);
+    const Diagnostic& d = r.diagnostics[0];
+    EXPECT_EQ(d.code, "syntax-missing-comma");
+    EXPECT_EQ(d.range.begin.column, 17); // `x + 1`
+    EXPECT_EQ(d.range.end.column, 27);   // through `mask` (the second expression)
+}
+
+TEST(TritonParser, DecoratorNames)
+{
+    ParseResult r = parseOk("from triton import jit\n"
+                            "@jit\n"
+                            "def a(x):\n"
+                            "    return x[(0, 1)]\n"
+                            "@triton.jit(debug=True)\n"
+                            "def b(x):\n"
+                            "    return x\n"
+                            "def host(x):\n"
+                            "    return x\n");
+    auto fns = r.module.jitFunctions();
+    ASSERT_EQ(fns.size(), 2u);
+    EXPECT_EQ(fns[0]->decorators[0].name, "jit");
+    EXPECT_EQ(fns[1]->decorators[0].name, "triton.jit");
+    EXPECT_EQ(dump(*fns[1]->decorators[0].expr), "triton.jit(debug=True)");
+    EXPECT_EQ(fns[0]->body[0]->value->slices.size(), 1u);
+    EXPECT_EQ(dump(*fns[0]->body[0]->value), "x[(0, 1)]");
+    ASSERT_NE(r.module.function("host"), nullptr);
+    EXPECT_FALSE(r.module.function("host")->isJit());
+    EXPECT_EQ(r.module.function("missing"), nullptr);
+}
+
 } // namespace
 } // namespace tkm::triton

@@ -266,7 +266,10 @@ ExprPtr Parser::parseComparison()
         cmp->elts.push_back(std::move(right));
         cmp->range.end = prev().range.end;
     }
-    return cmp ? std::move(cmp) : std::move(left);
+    if (cmp) {
+        return cmp;
+    }
+    return left;
 }
 
 ExprPtr Parser::binaryChain(ExprPtr (Parser::*next)(), const char* const* ops, const ast::BinOpKind* kinds, size_t n)
