@@ -63,7 +63,10 @@ engine::Expected<GuardedBuffer> GuardedBuffer::create(const cuda::Context& ctx, 
                                                       const GuardOptions& options)
 {
     const cuda::DriverApi& a = cuda::api();
-    const size_t alignment = options.alignment != 0 ? options.alignment : std::max<size_t>(elementBytes, 1);
+    // 16 bytes by default, as cudaMalloc and PyTorch allocations are (at least) aligned and as Triton's 16-byte
+    // vector accesses assume: a legal float4 load on a ragged size must not fault.
+    const size_t alignment =
+        options.alignment != 0 ? options.alignment : std::max<size_t>({elementBytes, kDefaultAlignment, 1});
     if ((alignment & (alignment - 1)) != 0) {
         return engine::makeError(engine::ErrorKind::BadInput,
                                  fmt::format("guarded buffer alignment {} is not a power of two", alignment));
@@ -278,7 +281,9 @@ engine::Status GuardedBuffer::fillCanaries(const cuda::Stream& stream)
     m_beforeImage.assign(m_canaryBeforeBytes, std::byte{0});
     m_afterImage.assign(m_canaryAfterBytes, std::byte{0});
     check::fillCanary(m_beforeImage);
-    check::fillCanary(m_afterImage);
+    // After the end all-ones bytes: a NaN in every floating type (f16, bf16, f32, f64), so a short overrun read
+    // inside the alignment slack carries NaN into the result instead of a plausible value.
+    std::fill(m_afterImage.begin(), m_afterImage.end(), kAfterCanaryByte);
     if (!m_beforeImage.empty()) {
         if (auto s = cuda::check(
                 a.cuMemcpyHtoDAsync(m_canaryBefore, m_beforeImage.data(), m_beforeImage.size(), stream.handle()),

@@ -16,12 +16,11 @@
 // With `readableGuard` the guard granule is mapped read-only instead: only writes through it fault, which tells
 // a read from a write when probing one buffer.
 //
-// Alignment trade-off: in EndFlush mode the data start is the end of the mapping minus the size, aligned down to
-// `alignment` (default: the element size). With the element size the end is exactly flush (the size is a whole
-// number of elements), but the start is only element-aligned: a kernel that uses 16-byte vector loads on a buffer
-// whose size is not a multiple of 16 bytes gets CUDA_ERROR_MISALIGNED_ADDRESS. A larger alignment keeps vector
-// loads legal but leaves up to alignment − 1 bytes of canary after the end, where a short overrun reads canaries
-// instead of faulting (writes there are still counted as canary damage).
+// Alignment: in EndFlush mode the data start is the end of the mapping minus the size, aligned down to
+// `alignment` (default 16 bytes, as cudaMalloc and PyTorch tensors are, so a legal 16-byte vector access on a
+// ragged size never faults with CUDA_ERROR_MISALIGNED_ADDRESS). That leaves up to 15 bytes (12 for f32) after the
+// end before the guard: they hold 0xFF bytes, a NaN in every floating type, so a short overrun read carries NaN
+// into the result and a write there is counted as canary damage; anything further faults.
 //
 // The canary zones hold check::fillCanary()'s pattern (engine/check/compare.h, one definition for the engine);
 // checkCanaries() counts the bytes that changed.
@@ -37,6 +36,12 @@
 #include <vector>
 
 namespace tkm::memory {
+
+/// Default alignment of the data start [bytes] (cudaMalloc and PyTorch give at least this; Triton's vector
+/// accesses assume it).
+inline constexpr size_t kDefaultAlignment = 16;
+/// Byte the zone after the data is filled with: 0xFF…, a NaN in every floating type.
+inline constexpr std::byte kAfterCanaryByte{0xFF};
 
 /// Default canary zone beside the data [bytes].
 inline constexpr size_t kDefaultCanaryBytes = 64 * 1024;
@@ -55,7 +60,7 @@ const char* guardName(Guard g);
 struct GuardOptions
 {
     Guard guard = Guard::EndFlush;            ///< placement
-    size_t alignment = 0;                     ///< data start alignment [bytes]; 0: the element size (see file comment)
+    size_t alignment = 0;                     ///< data start alignment [bytes]; 0: kDefaultAlignment (or the element size when larger)
     size_t canaryBytes = kDefaultCanaryBytes; ///< canary zone on the checked side(s) [bytes]
     bool readableGuard = false;               ///< map the guard granule read-only: only writes fault
 };

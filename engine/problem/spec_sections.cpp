@@ -275,7 +275,8 @@ Bug SpecParser::bug(const json& j, const std::string& ptr, const ExerciseSpec& s
         checkKeys(e, ep, {"verdict", "fault", "buffer"});
         b.expect.fault = oneOfText(required(e, ep, "fault"), child(ep, "fault"),
                                    {"read-past-end", "write-past-end", "read-before-start", "write-before-start",
-                                    "misaligned", "trap", "unknown"});
+                                    "misaligned", "trap", "assert", "stack-overflow", "illegal-instruction",
+                                    "unknown"});
         if (const json* buf = optional(e, "buffer")) {
             b.expect.buffer = string(*buf, child(ep, "buffer"));
             const Param* p = spec.findParam(b.expect.buffer);

@@ -317,17 +317,27 @@ report::FaultInfo diagnoseFault(const FaultContext& f)
         out.kind = "misaligned";
         out.message = fmt::format(
             "Misaligned memory access in {} ({}): a vector load or store (float2, float4, …) on an address that "
-            "is not a multiple of its size? Buffers here are only element-aligned, so handle the tail with scalar "
-            "accesses.",
+            "is not a multiple of its size? Buffers start 16-byte aligned, as cudaMalloc and PyTorch tensors do, "
+            "so a float4 access is legal only at an index that is a multiple of 4 from the buffer's start.",
             where, f.failure.name);
         return out;
     case CUDA_ERROR_ASSERT:
+        out.kind = "assert";
+        out.message = fmt::format("A device-side assert failed in {} ({}): the printed output names the file, "
+                                  "line, block and thread of the assert that failed.",
+                                  where, f.failure.name);
+        return out;
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+        out.kind = "stack-overflow";
+        out.message = fmt::format("The kernel overflowed its call stack in {} ({}): a device function that recurses "
+                                  "too deep, or very large local arrays? Make the recursion a loop.",
+                                  where, f.failure.name);
+        return out;
     case CUDA_ERROR_ILLEGAL_INSTRUCTION:
     case CUDA_ERROR_INVALID_PC:
-    case CUDA_ERROR_HARDWARE_STACK_ERROR:
-        out.kind = "trap";
-        out.message = fmt::format("The kernel stopped in {} with {}: {} (an assert, __trap(), or a corrupted "
-                                  "stack).",
+        out.kind = "illegal-instruction";
+        out.message = fmt::format("The kernel executed an illegal instruction in {} ({}: {}): a jump through a "
+                                  "corrupted return address (a stack overflow, or a write over local memory)?",
                                   where, f.failure.name, f.failure.text);
         return out;
     default:
@@ -349,6 +359,27 @@ report::FaultInfo diagnoseFault(const FaultContext& f)
         ProbeRequest req{f.job, f.caseIndex, guards};
         return runProbe(f.probeExecutable, req, f.probeTimeoutS);
     };
+
+    // A control run with room around every buffer first: a fault that repeats there is not about bounds (a
+    // __trap(), a stack overflow, an access far away), and no buffer is blamed for it.
+    const ProbeResult control = probe({}, "every buffer padded (control)");
+    if (control.ran && control.faulted && control.code != CUDA_ERROR_ILLEGAL_ADDRESS) {
+        out.kind = "trap";
+        out.message = fmt::format("The kernel stopped in {} with {} ({}), also with room around every buffer: a "
+                                  "__trap(), a failed check of the hardware, or a stack overflow — not an "
+                                  "out-of-bounds access of a buffer.",
+                                  where, control.cudaError.empty() ? f.failure.name : control.cudaError,
+                                  f.failure.text);
+        return out;
+    }
+    if (control.ran && control.faulted) {
+        out.kind = "unknown";
+        out.message = fmt::format("The kernel faulted ({}) in {}, even with room around every buffer: an access "
+                                  "far out of bounds (a wrong stride, a wrong buffer, or an index overflow?), or "
+                                  "a stack overflow in deep recursion. {}.",
+                                  f.failure.name, where, coverageText(inst));
+        return out;
+    }
 
     const problem::ArgInstance* found = nullptr;
     bool pastEnd = true;
@@ -372,7 +403,7 @@ report::FaultInfo diagnoseFault(const FaultContext& f)
 
     if (found == nullptr) {
         out.kind = "unknown";
-        const ProbeResult all = probe({}, "every buffer padded");
+        const ProbeResult& all = control;
         if (all.ran && all.faulted) {
             out.message = fmt::format("The kernel faulted ({}) in {}, even with room around every buffer: an "
                                       "access far out of bounds (a wrong stride, a wrong buffer, or an index "
@@ -398,6 +429,16 @@ report::FaultInfo diagnoseFault(const FaultContext& f)
               fmt::format("`{}` guarded read-only", found->name));
     std::string access;
     bool sure = true;
+    if (ro.ran && ro.faulted && found->role == problem::Role::In) {
+        // A write through a read-only guard of an input the kernel never writes does not happen in a correct
+        // diagnosis: say what is known instead of blaming a write on an input.
+        out.kind = "unknown";
+        out.message = fmt::format("The kernel faulted ({}) in {} only while `{}` sat against an unmapped page, "
+                                  "but the re-runs could not tell a read from a write, and `{}` is an input: an "
+                                  "access just past it, or corrupted memory (a stack overflow?).",
+                                  f.failure.name, where, found->name, found->name);
+        return out;
+    }
     if (ro.ran) {
         access = ro.faulted ? "write" : "read";
     } else {

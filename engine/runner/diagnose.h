@@ -2,11 +2,14 @@
 // Fault diagnosis. After a kernel fault the runner's context is unusable, so the faulting case is re-run in
 // fresh processes (`tkm-run --probe`, started with fork + exec so no CUDA state is inherited), each with one
 // buffer guarded and every other buffer padded (engine/memory/guarded_buffer.h):
+//   0. control: every buffer padded                        → a fault here is not about bounds: a trap, a stack
+//                                                             overflow or an access far away; no buffer is blamed;
 //   1. each buffer flush against the guard at its end      → a fault names the buffer: past the end;
 //   2. each buffer flush against the guard at its start    → before the start;
 //   3. the found buffer again, guard mapped read-only      → a fault means a write, none a read;
-//   4. nothing found: every buffer padded                  → far out of bounds, or the fault does not repeat.
-// Misaligned accesses (716) and traps (710 assert, 715 illegal instruction, …) are named from the error code.
+//   4. nothing found (the control ran clean)              → the fault does not repeat (a race?).
+// The kind is decided from the CUDA error first: misaligned (716), assert (710), stack-overflow (714),
+// illegal-instruction (715, 718); a write is never blamed on an input buffer.
 // The result is the report's `fault`, e.g. "Out-of-bounds read past the end of `x` (n = 1000; your grid covers
 // 1024 elements): a missing mask?".
 

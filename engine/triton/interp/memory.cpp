@@ -170,7 +170,7 @@ void raiseBounds(Context& ctx, const ir::Op& op, const Tile& p, const std::vecto
                        : op.kind == OpKind::AtomicCAS ? "tl.atomic_cas updates"
                                                       : "tl.atomic_" + op.text + " updates";
     std::string target = hb ? f.buffer + "[" + std::to_string(off) + "] (" + f.buffer + " has " +
-                                  std::to_string(f.bufferElements) + " elements)"
+                                  std::to_string(f.bufferElements) + (f.bufferElements == 1 ? " element)" : " elements)")
                             : "element " + std::to_string(off) + " of a pointer that is in no buffer";
     f.message = "line " + std::to_string(op.range.begin.line) + ": " + what + " " + target + " in " + programText(ctx) +
                 laneText(c.first, shape) + " — " + (masked ? "the mask let this lane through" : "no mask was given");
