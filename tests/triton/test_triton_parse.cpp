@@ -865,6 +865,28 @@ TEST(TritonSubset, HostCodeIsSkipped)
     EXPECT_EQ(r.module.body.size(), 2u); // import torch, the kernel
 }
 
+TEST(TritonSubset, ModernPythonInHostCode)
+{
+    // PEP 701 f-strings reuse the outer quote inside replacement fields; walrus in calls and conditions.
+    ParseResult r = parseOk("d = {'k': 1}\n"
+                            "print(f\"{d[\"k\"]} {'{'} {{literal}} {d['k']:>{4}}\")\n"
+                            "print(f'''{d[\"k\"]}\n{d['k']}''')\n"
+                            "if (n := len(d)) > 0: print(n)\n"
+                            "print(m := 3)\n"
+                            "@triton.jit\n"
+                            "def k(x):\n"
+                            "    if y := x:\n"
+                            "        pass\n"
+                            "    return x\n");
+    ASSERT_EQ(r.module.jitFunctions().size(), 1u);
+    const ast::Body& b = kernelBody(r);
+    ASSERT_EQ(b.size(), 2u);
+    EXPECT_EQ(b[0]->kind, StmtKind::Other);
+    EXPECT_EQ(b[0]->keyword, "assignment expression");
+    EXPECT_EQ(r.module.skipped.size(), 4u);
+    EXPECT_EQ(firstError("x = f'{a'\n"), "1:5: unterminated string literal (detected at line 1)");
+}
+
 TEST(TritonSubset, DecoratorOutsideTheSubsetKeepsItsName)
 {
     ParseResult r = parseOk("@triton.autotune(configs=[triton.Config({'B': b}) for b in (64, 128)], key=['n'])\n"

@@ -414,6 +414,7 @@ private:
         m_pos += triple ? 3 : 1;
         size_t bodyStart = m_pos;
         size_t bodyEnd = 0;
+        int fieldDepth = 0; // f-strings: inside `{…}` replacement fields, quotes open nested strings (PEP 701)
         for (;;) {
             if (atEnd()) {
                 int lastLine = m_line;
@@ -441,6 +442,17 @@ private:
                 consumeLineBreak();
                 continue;
             }
+            if (f && fieldDepth > 0 && (c == '\'' || c == '"')) {
+                skipNestedString();
+                continue;
+            }
+            if (f && (c == '{' || c == '}')) {
+                if (fieldDepth == 0 && peek(1) == c) {
+                    m_pos += 2;
+                    continue;
+                }
+                fieldDepth += c == '{' ? 1 : (fieldDepth > 0 ? -1 : 0);
+            }
             if (c == q && (!triple || (peek(1) == q && peek(2) == q))) {
                 bodyEnd = m_pos;
                 m_pos += triple ? 3 : 1;
@@ -457,6 +469,31 @@ private:
         t.bytes = bytes;
         t.text = std::string(m_src.substr(start, m_pos - start));
         push(std::move(t));
+    }
+
+    /// Skips a string literal nested in an f-string's replacement field; an unterminated one is left for the
+    /// enclosing literal to report.
+    void skipNestedString()
+    {
+        char q = peek();
+        bool triple = peek(1) == q && peek(2) == q;
+        m_pos += triple ? 3 : 1;
+        while (!atEnd()) {
+            char c = peek();
+            if (c == '\\' && !atEnd(1)) {
+                m_pos += 2;
+            } else if (c == '\n' || c == '\r') {
+                if (!triple) {
+                    return;
+                }
+                consumeLineBreak();
+            } else if (c == q && (!triple || (peek(1) == q && peek(2) == q))) {
+                m_pos += triple ? 3 : 1;
+                return;
+            } else {
+                ++m_pos;
+            }
+        }
     }
 
     void op()

@@ -296,6 +296,10 @@ bool Parser::parseCallArgs(Expr& call)
             if (!arg) {
                 return false;
             }
+            if (isOp(":=")) {
+                unsupported("assignment expression", cur().range);
+                return false;
+            }
             if (isOp("=") && !star) {
                 error(arg->range, "expression cannot contain assignment, perhaps you meant \"==\"?",
                       "syntax-keyword-arg");

@@ -378,7 +378,9 @@ bool Parser::expectColon(bool newlineOnly, SourcePos testBegin)
     if (!ok()) {
         return false;
     }
-    if (!newlineOnly || cur().kind == TokKind::Newline) {
+    if (isOp(":=")) {
+        unsupported("assignment expression", cur().range);
+    } else if (!newlineOnly || cur().kind == TokKind::Newline) {
         errorAtCur("expected ':'", "syntax-expected-colon");
     } else if (isOp("=")) {
         error({testBegin, cur().range.end}, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?",
