@@ -599,4 +599,34 @@ def k(x_ptr, y_ptr, n, NUM_WARPS: tl.constexpr):
     EXPECT_NE(tkm::triton::ir::dump(*c.checked.function).find("arange 0 256"), std::string::npos);
 }
 
+TEST(TritonCheck, HelperEarlyReturnBecomesIfResults)
+{
+    std::string src = std::string(kHeader) + R"(@triton.jit
+def clamp_low(x, lo):
+    if lo > 0:
+        return tl.maximum(x, lo.to(tl.float32)), lo
+    return x, 0
+
+@triton.jit
+def k(x_ptr, y_ptr, n):
+    v, used = clamp_low(tl.load(x_ptr + tl.arange(0, 16)), n)
+    tl.store(y_ptr + tl.arange(0, 16), v + used)
+)";
+    Compiled c = compile(src, basic());
+    ASSERT_TRUE(c.checked.function) << diagnosticsText(c);
+    const auto& f = *c.checked.function;
+    const tkm::triton::ir::Op* iff = nullptr;
+    for (const auto& op : f.body.ops) {
+        if (op.kind == OpKind::If) {
+            iff = &op;
+        }
+    }
+    ASSERT_NE(iff, nullptr);
+    ASSERT_EQ(iff->results.size(), 2u);
+    EXPECT_EQ(f.typeOf(iff->results[0]).str(), "<16xfp32>");
+    EXPECT_EQ(f.typeOf(iff->results[1]).str(), "int32");
+    EXPECT_EQ(iff->regions[0]->ops.back().operands.size(), 2u);
+    EXPECT_EQ(iff->regions[1]->ops.back().operands.size(), 2u);
+}
+
 } // namespace

@@ -166,7 +166,7 @@ void Checker::execIf(const ast::Stmt& s, const ast::Body& body, size_t index)
             error(DiagId::ReturnInLoop, ret->range, {});
             return;
         }
-        if (!sc.isEntry || sc.runtimeIfDepth > 0 || !topLevel) {
+        if (sc.runtimeIfDepth > 0 || !topLevel) {
             error(DiagId::ReturnInIf, ret->range, {});
             return;
         }
@@ -188,25 +188,80 @@ void Checker::execRuntimeIf(const ast::Stmt& s, const Value& cond, const ast::Bo
     const std::map<std::string, Value> pre = scope().names;
     const std::set<std::string> preConst = scope().fromPlainConst;
     std::map<std::string, Value> post[2];
+    Value returned[2];
     for (int k = 0; k < 2; ++k) {
         scope().names = pre;
         scope().fromPlainConst = preConst;
+        scope().returnValue = Value::none();
         pushRegion(ifOp.regions[static_cast<size_t>(k)].get());
         ++scope().runtimeIfDepth;
         execBody(k == 0 ? s.body : s.orelse);
         if (rest && !scope().returned) {
-            // The kernel continues here when this branch does not return.
+            // The function continues here when this branch does not return.
             --scope().runtimeIfDepth;
             execBodyFrom(*rest, restFirst);
             ++scope().runtimeIfDepth;
         }
         --scope().runtimeIfDepth;
         scope().returned = false;
+        returned[k] = scope().returnValue;
         popRegion();
         post[k] = scope().names;
     }
     scope().names = pre;
     scope().fromPlainConst = preConst;
+    if (rest) {
+        // Early return: the If's results are what the function returns on either path.
+        scope().returnValue = Value::none();
+        if (returned[0].kind != VKind::None || returned[1].kind != VKind::None) {
+            std::vector<Value> parts[2];
+            bool ok = true;
+            for (int k = 0; k < 2; ++k) {
+                pushRegion(ifOp.regions[static_cast<size_t>(k)].get());
+                Value v = returned[k];
+                if (v.isNumber()) {
+                    v = toTensor(v, s.range);
+                } else if (v.kind == VKind::Tuple) {
+                    for (Value& e : v.elems) {
+                        e = e.isNumber() ? toTensor(e, s.range) : e;
+                    }
+                }
+                returned[k] = v;
+                ok = ok && !v.isError() && flatten(v, parts[k]);
+                popRegion();
+            }
+            ok = ok && parts[0].size() == parts[1].size() && returned[0].kind == returned[1].kind;
+            for (size_t i = 0; ok && i < parts[0].size(); ++i) {
+                ok = parts[0][i].type == parts[1][i].type;
+            }
+            if (!ok) {
+                if (!returned[0].isError() && !returned[1].isError()) {
+                    error(DiagId::ReturnMismatch, s.range, {returned[0].describe(), returned[1].describe()});
+                }
+                scope().returnValue = Value::error();
+            } else {
+                for (int k = 0; k < 2; ++k) {
+                    ir::Op y;
+                    y.kind = OpKind::Yield;
+                    y.range = s.range;
+                    for (const Value& v : parts[k]) {
+                        y.operands.push_back(v.id);
+                    }
+                    ifOp.regions[static_cast<size_t>(k)]->ops.push_back(std::move(y));
+                }
+                std::vector<Value> results;
+                for (const Value& v : parts[0]) {
+                    ir::ValueId id = newValue(v.type, s.range);
+                    ifOp.results.push_back(id);
+                    results.push_back(Value::tensor(id, v.type, v.origin));
+                }
+                size_t pos = 0;
+                scope().returnValue = rebuild(returned[0], results, pos);
+                region().ops.push_back(std::move(ifOp));
+                return;
+            }
+        }
+    }
     std::vector<std::string> names;
     std::vector<Value> yields[2];
     if (!rest) {

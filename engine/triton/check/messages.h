@@ -144,8 +144,10 @@ namespace tkm::triton::sema {
     X(ReturnInLoop, Error, "return-in-loop",                                                                      \
       "`return` inside a `for` or `while` loop is not supported in Triton")                                      \
     X(ReturnInIf, Error, "return-in-if",                                                                          \
-      "`return` inside an `if` on a runtime condition is only supported in the kernel itself, not in a jit "      \
-      "helper (the helper is inlined): assign the result and return once at the end")                            \
+      "`return` under a runtime `if` is only supported at the top level of a function, not nested in another "    \
+      "runtime `if` or a constexpr `if`: assign the result and return once at the end")                           \
+    X(ReturnMismatch, Error, "return-mismatch",                                                                   \
+      "this function returns {0} on one path and {1} on the other: every return must give the same types")      \
     X(ReturnValueInKernel, Error, "return-value-kernel",                                                          \
       "a kernel cannot return a value: store the result with tl.store")                                          \
     X(Unsupported, Error, "unsupported", "{0} is not supported in a Triton kernel{1}")                            \
