@@ -86,9 +86,12 @@ def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 TEST(TritonCheck, VectorAddGolden)
 {
-    std::string d = okDump(kVecAdd, input("add_kernel", {ptr(Elem::F32), ptr(Elem::F32), ptr(Elem::F32), scalar(Elem::I32)},
-                                          {{"BLOCK", ConstexprValue::ofInt(1024)}}));
-    EXPECT_EQ(d, R"(func add_kernel(%0 x_ptr: pointer<fp32>, %1 y_ptr: pointer<fp32>, %2 out_ptr: pointer<fp32>, %3 n: int32) num_warps=4 num_stages=3
+    std::string d =
+        okDump(kVecAdd, input("add_kernel", {ptr(Elem::F32), ptr(Elem::F32), ptr(Elem::F32), scalar(Elem::I32)},
+                              {{"BLOCK", ConstexprValue::ofInt(1024)}}));
+    EXPECT_EQ(
+        d,
+        R"(func add_kernel(%0 x_ptr: pointer<fp32>, %1 y_ptr: pointer<fp32>, %2 out_ptr: pointer<fp32>, %3 n: int32) num_warps=4 num_stages=3
   %4 = program_id 0 : int32  # line 6
   %5 = constant 1024 : int32  # line 7
   %6 = mul %4, %5 : int32  # line 7
@@ -136,22 +139,41 @@ std::vector<Tutorial> tutorials()
     attn.push_back(i32);
     return {
         {"01_vector_add.py", "vec_add_kernel", {pf, pf, pf, i32}, {{"BLOCK_SIZE", ConstexprValue::ofInt(1024)}}},
-        {"02_fused_softmax.py", "softmax_one_row", {pf, pf, i32, i32, i32}, {{"BLOCK_SIZE", ConstexprValue::ofInt(1024)}}},
-        {"02_fused_softmax.py", "softmax_persistent", {pf, pf, i32, i32, i32, i32},
+        {"02_fused_softmax.py",
+         "softmax_one_row",
+         {pf, pf, i32, i32, i32},
+         {{"BLOCK_SIZE", ConstexprValue::ofInt(1024)}}},
+        {"02_fused_softmax.py",
+         "softmax_persistent",
+         {pf, pf, i32, i32, i32, i32},
          {{"BLOCK_SIZE", ConstexprValue::ofInt(1024)}, {"num_stages", ConstexprValue::ofInt(2)}}},
-        {"03_matmul.py", "matmul_kernel", {ph, ph, ph, i32, i32, i32, i32, i32, i32, i32, i32, i32},
-         {{"BLOCK_SIZE_M", ConstexprValue::ofInt(64)}, {"BLOCK_SIZE_N", ConstexprValue::ofInt(64)},
-          {"BLOCK_SIZE_K", ConstexprValue::ofInt(32)}, {"GROUP_SIZE_M", ConstexprValue::ofInt(8)},
+        {"03_matmul.py",
+         "matmul_kernel",
+         {ph, ph, ph, i32, i32, i32, i32, i32, i32, i32, i32, i32},
+         {{"BLOCK_SIZE_M", ConstexprValue::ofInt(64)},
+          {"BLOCK_SIZE_N", ConstexprValue::ofInt(64)},
+          {"BLOCK_SIZE_K", ConstexprValue::ofInt(32)},
+          {"GROUP_SIZE_M", ConstexprValue::ofInt(8)},
           {"ACTIVATION", ConstexprValue::ofStr("leaky_relu")}}},
-        {"05_layer_norm.py", "_layer_norm_fwd_fused", {pf, pf, pf, pf, pf, pf, i32, i32, f32},
+        {"05_layer_norm.py",
+         "_layer_norm_fwd_fused",
+         {pf, pf, pf, pf, pf, pf, i32, i32, f32},
          {{"BLOCK_SIZE", ConstexprValue::ofInt(256)}}},
-        {"06_fused_attention.py", "_attn_fwd", attn,
-         {{"N_CTX", ConstexprValue::ofInt(256)}, {"HEAD_DIM", ConstexprValue::ofInt(64)},
-          {"BLOCK_M", ConstexprValue::ofInt(64)}, {"BLOCK_N", ConstexprValue::ofInt(32)},
+        {"06_fused_attention.py",
+         "_attn_fwd",
+         attn,
+         {{"N_CTX", ConstexprValue::ofInt(256)},
+          {"HEAD_DIM", ConstexprValue::ofInt(64)},
+          {"BLOCK_M", ConstexprValue::ofInt(64)},
+          {"BLOCK_N", ConstexprValue::ofInt(32)},
           {"STAGE", ConstexprValue::ofInt(3)}}},
-        {"06_fused_attention.py", "_attn_fwd", attn,
-         {{"N_CTX", ConstexprValue::ofInt(256)}, {"HEAD_DIM", ConstexprValue::ofInt(64)},
-          {"BLOCK_M", ConstexprValue::ofInt(64)}, {"BLOCK_N", ConstexprValue::ofInt(32)},
+        {"06_fused_attention.py",
+         "_attn_fwd",
+         attn,
+         {{"N_CTX", ConstexprValue::ofInt(256)},
+          {"HEAD_DIM", ConstexprValue::ofInt(64)},
+          {"BLOCK_M", ConstexprValue::ofInt(64)},
+          {"BLOCK_N", ConstexprValue::ofInt(32)},
           {"STAGE", ConstexprValue::ofInt(1)}}},
     };
 }
@@ -165,7 +187,6 @@ TEST_P(TutorialKernels, ChecksWithoutDiagnostics)
 }
 
 INSTANTIATE_TEST_SUITE_P(Tutorials, TutorialKernels, ::testing::Range(0, 7));
-
 
 const char* kHeader = "import triton\nimport triton.language as tl\n\n";
 
@@ -351,7 +372,8 @@ def k(x_ptr, y_ptr, n):
 /// The element type of `a <op> b` where a and b are written as Python expressions over the kernel's tiles.
 std::string resultType(const std::string& expr)
 {
-    std::string src = std::string(kHeader) + "@triton.jit\ndef k(x_ptr, y_ptr, n):\n"
+    std::string src = std::string(kHeader) +
+                      "@triton.jit\ndef k(x_ptr, y_ptr, n):\n"
                       "    i1 = tl.arange(0, 16) < 3\n"
                       "    i8 = tl.zeros((16,), dtype=tl.int8)\n"
                       "    i32 = tl.zeros((16,), dtype=tl.int32)\n"
@@ -361,7 +383,9 @@ std::string resultType(const std::string& expr)
                       "    bf16 = tl.zeros((16,), dtype=tl.bfloat16)\n"
                       "    f32 = tl.zeros((16,), dtype=tl.float32)\n"
                       "    f64 = tl.zeros((16,), dtype=tl.float64)\n"
-                      "    r = " + expr + "\n"
+                      "    r = " +
+                      expr +
+                      "\n"
                       "    tl.static_print(r)\n";
     Compiled c = compile(src, basic());
     if (!c.checked.function) {
@@ -379,16 +403,35 @@ TEST(TritonCheck, PromotionTable)
         const char* type;
     };
     const P table[] = {
-        {"i32 + f16", "<16xfp16>"},   {"f16 + bf16", "<16xfp16>"},   {"bf16 + bf16", "<16xbf16>"},
-        {"bf16 + i32", "<16xfp32>"},  {"i32 + i64", "<16xint64>"},   {"u32 + i32", "<16xuint32>"},
-        {"i8 + i32", "<16xint32>"},   {"i1 + i1", "<16xint1>"},      {"f32 + f64", "<16xfp64>"},
-        {"f16 * 2.5", "<16xfp16>"},   {"i8 + 1000", "<16xint8>"},    {"i32 / i32", "<16xfp32>"},
-        {"f16 / f16", "<16xfp32>"},   {"i32 // 2", "<16xint32>"},    {"i64 % 3", "<16xint64>"},
-        {"i32 < f32", "<16xint1>"},   {"i1 & i1", "<16xint1>"},      {"i32 + 1.5", "<16xfp32>"},
-        {"bf16 * 2.0", "<16xbf16>"},  {"f16 + f32", "<16xfp32>"},    {"u32 >> 1", "<16xuint32>"},
-        {"tl.sum(i8, axis=0)", "int32"}, {"tl.sum(i1, axis=0)", "int32"}, {"tl.sum(f16, axis=0)", "fp16"},
-        {"tl.max(f16, axis=0)", "fp32"}, {"tl.max(bf16, axis=0)", "fp32"}, {"tl.argmax(f32, axis=0)", "int32"},
-        {"tl.where(i1, i32, f16)", "<16xfp16>"}, {"tl.where(i1, f32, 0)", "<16xfp32>"},
+        {"i32 + f16", "<16xfp16>"},
+        {"f16 + bf16", "<16xfp16>"},
+        {"bf16 + bf16", "<16xbf16>"},
+        {"bf16 + i32", "<16xfp32>"},
+        {"i32 + i64", "<16xint64>"},
+        {"u32 + i32", "<16xuint32>"},
+        {"i8 + i32", "<16xint32>"},
+        {"i1 + i1", "<16xint1>"},
+        {"f32 + f64", "<16xfp64>"},
+        {"f16 * 2.5", "<16xfp16>"},
+        {"i8 + 1000", "<16xint8>"},
+        {"i32 / i32", "<16xfp32>"},
+        {"f16 / f16", "<16xfp32>"},
+        {"i32 // 2", "<16xint32>"},
+        {"i64 % 3", "<16xint64>"},
+        {"i32 < f32", "<16xint1>"},
+        {"i1 & i1", "<16xint1>"},
+        {"i32 + 1.5", "<16xfp32>"},
+        {"bf16 * 2.0", "<16xbf16>"},
+        {"f16 + f32", "<16xfp32>"},
+        {"u32 >> 1", "<16xuint32>"},
+        {"tl.sum(i8, axis=0)", "int32"},
+        {"tl.sum(i1, axis=0)", "int32"},
+        {"tl.sum(f16, axis=0)", "fp16"},
+        {"tl.max(f16, axis=0)", "fp32"},
+        {"tl.max(bf16, axis=0)", "fp32"},
+        {"tl.argmax(f32, axis=0)", "int32"},
+        {"tl.where(i1, i32, f16)", "<16xfp16>"},
+        {"tl.where(i1, f32, 0)", "<16xfp32>"},
     };
     for (const P& p : table) {
         EXPECT_EQ(resultType(p.expr), p.type) << p.expr;
@@ -501,8 +544,8 @@ def k(x_ptr, y_ptr, n):
 /// The type of every name bound by `body` in a kernel (x_ptr, y_ptr fp32 pointers, h_ptr fp16, n int32).
 std::string typesOf(const std::string& body, const std::string& expect)
 {
-    std::string src = std::string(kHeader) + "@triton.jit\ndef k(x_ptr, y_ptr, h_ptr, n):\n" + body +
-                      "    tl.static_print(r)\n";
+    std::string src =
+        std::string(kHeader) + "@triton.jit\ndef k(x_ptr, y_ptr, h_ptr, n):\n" + body + "    tl.static_print(r)\n";
     Compiled c = compile(src, input("k", {ptr(Elem::F32), ptr(Elem::F32), ptr(Elem::F16), scalar(Elem::I32)}));
     if (!c.checked.function) {
         return "error: " + diagnosticsText(c);
@@ -536,9 +579,11 @@ TEST(TritonCheck, BuiltinResultTypes)
         {"    x = tl.zeros((16,), dtype=tl.float32)\n    r = tl.expand_dims(x, 1)\n", "<16x1xfp32>"},
         {"    x = tl.zeros((16,), dtype=tl.float32)\n    r = tl.broadcast_to(x[None, :], (8, 16))\n", "<8x16xfp32>"},
         {"    a = tl.zeros((32, 16), dtype=tl.float16)\n    b = tl.zeros((16, 64), dtype=tl.float16)\n"
-         "    r = tl.dot(a, b)\n", "<32x64xfp32>"},
+         "    r = tl.dot(a, b)\n",
+         "<32x64xfp32>"},
         {"    a = tl.zeros((32, 16), dtype=tl.float16)\n    b = tl.zeros((16, 64), dtype=tl.float16)\n"
-         "    r = tl.dot(a, b, out_dtype=tl.float16)\n", "<32x64xfp16>"},
+         "    r = tl.dot(a, b, out_dtype=tl.float16)\n",
+         "<32x64xfp16>"},
         {"    a = tl.zeros((32, 32), dtype=tl.int8)\n    b = tl.zeros((32, 32), dtype=tl.int8)\n    r = tl.dot(a, b)\n",
          "<32x32xint32>"},
         {"    x = tl.load(h_ptr + tl.arange(0, 16))\n    r = x.to(tl.float32)\n", "<16xfp32>"},

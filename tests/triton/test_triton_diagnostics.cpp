@@ -23,13 +23,13 @@ using tkm::triton::ir::Type;
 
 struct Row
 {
-    const char* name;     ///< what is wrong
-    const char* prelude;  ///< top-level code before the kernel (shifts no lines: put it after the kernel)
-    const char* body;     ///< the kernel body, each line indented by 4
-    int line;             ///< expected line
-    int column;           ///< expected column
-    Severity severity;    ///< error or warning
-    const char* text;     ///< a substring of the message
+    const char* name;    ///< what is wrong
+    const char* prelude; ///< top-level code before the kernel (shifts no lines: put it after the kernel)
+    const char* body;    ///< the kernel body, each line indented by 4
+    int line;            ///< expected line
+    int column;          ///< expected column
+    Severity severity;   ///< error or warning
+    const char* text;    ///< a substring of the message
 };
 
 constexpr Severity E = Severity::Error;
@@ -41,8 +41,8 @@ const std::vector<Row>& rows()
         {"arange-not-pow2", "", "    offs = tl.arange(0, 1000)\n", 6, 25, E,
          "1000 is not a power of two: use 1024 (triton.next_power_of_2(1000)) and mask the extra lanes"},
         {"broadcast", "",
-         "    a = tl.load(x_ptr + tl.arange(0, 32))\n    b = tl.load(y_ptr + tl.arange(0, 64))\n    c = a + b\n", 8, 9, E,
-         "cannot broadcast `a` <32xfp32> with `b` <64xfp32>"},
+         "    a = tl.load(x_ptr + tl.arange(0, 32))\n    b = tl.load(y_ptr + tl.arange(0, 64))\n    c = a + b\n", 8, 9,
+         E, "cannot broadcast `a` <32xfp32> with `b` <64xfp32>"},
         {"axis-range", "", "    x = tl.zeros((64, 128), dtype=tl.float32)\n    s = tl.sum(x, axis=2)\n", 7, 19, E,
          "axis 2 is out of range for `x` of shape [64, 128] (rank 2): use axis 0 or 1"},
         {"and-precedence", "",
@@ -63,11 +63,12 @@ const std::vector<Row>& rows()
         {"other-without-mask", "", "    x = tl.load(x_ptr + tl.arange(0, BLOCK), other=0.0)\n", 6, 46, E,
          "`other=` without `mask=`"},
         {"loop-carried-type", "",
-         "    acc = tl.zeros((BLOCK,), dtype=tl.float32)\n    for i in range(0, n):\n        acc = acc.to(tl.float16)\n",
+         "    acc = tl.zeros((BLOCK,), dtype=tl.float32)\n    for i in range(0, n):\n        acc = "
+         "acc.to(tl.float16)\n",
          8, 15, E, "loop-carried variable `acc` changes type from <128xfp32> to <128xfp16> in the loop body"},
         {"loop-carried-shape", "",
-         "    acc = tl.zeros((BLOCK,), dtype=tl.float32)\n    for i in range(0, n):\n        acc = acc[:, None]\n",
-         8, 15, E, "changes type from <128xfp32> to <128x1xfp32>"},
+         "    acc = tl.zeros((BLOCK,), dtype=tl.float32)\n    for i in range(0, n):\n        acc = acc[:, None]\n", 8,
+         15, E, "changes type from <128xfp32> to <128x1xfp32>"},
         {"full-shape-runtime", "", "    x = tl.full((BLOCK, n), 0, tl.float32)\n", 6, 25, E, "n is not a tl.constexpr"},
         {"int-index", "", "    x = tl.zeros((BLOCK,), dtype=tl.float32)\n    v = x[0]\n", 7, 11, E,
          "Triton 3.6 does not support integer indexing of tensors (`x[0]`): to read one element, use "
@@ -99,10 +100,12 @@ const std::vector<Row>& rows()
         {"store-shape", "", "    tl.store(x_ptr + tl.arange(0, 64), tl.zeros((128,), dtype=tl.float32))\n", 6, 40, E,
          "cannot store `tl.zeros((128,), dtype=tl.float32)` <128xfp32> through `x_ptr + tl.arange(0, 64)` "
          "<64xpointer<fp32>>"},
-        {"store-not-pointer", "", "    tl.store(n, 1.0)\n", 6, 14, E, "tl.store needs a pointer, but `n` is a scalar int32"},
+        {"store-not-pointer", "", "    tl.store(n, 1.0)\n", 6, 14, E,
+         "tl.store needs a pointer, but `n` is a scalar int32"},
         {"ptr-float", "", "    p = x_ptr + 1.5\n", 6, 9, E, "cannot add `1.5` (1.5) to a pointer"},
         {"program-id-axis", "", "    pid = tl.program_id(3)\n", 6, 25, E, "axis must be 0, 1 or 2"},
-        {"with", "", "    with n:\n        pass\n", 6, 5, E, "the `with` statement is not supported in a Triton kernel"},
+        {"with", "", "    with n:\n        pass\n", 6, 5, E,
+         "the `with` statement is not supported in a Triton kernel"},
         {"break", "", "    for i in range(0, n):\n        break\n", 7, 9, E, "`break` is not supported"},
         {"try", "", "    try:\n        pass\n    except Exception:\n        pass\n", 6, 5, E,
          "the `try` statement is not supported in a Triton kernel"},
@@ -135,14 +138,14 @@ const std::vector<Row>& rows()
          "the global `SIZE` is not a constexpr"},
         {"unsigned-negative", "", "    x = tl.zeros((BLOCK,), dtype=tl.uint32) + -1\n", 6, 9, E,
          "cannot combine an unsigned tensor (uint32) with the negative scalar -1"},
-        {"div-signedness", "",
-         "    x = tl.zeros((BLOCK,), dtype=tl.uint32) // tl.zeros((BLOCK,), dtype=tl.int32)\n", 6, 9, E,
-         "cannot use `//` with uint32 and int32 because they have different signedness"},
+        {"div-signedness", "", "    x = tl.zeros((BLOCK,), dtype=tl.uint32) // tl.zeros((BLOCK,), dtype=tl.int32)\n", 6,
+         9, E, "cannot use `//` with uint32 and int32 because they have different signedness"},
         {"reshape-numel", "", "    y = tl.reshape(tl.zeros((128,), dtype=tl.float32), (64, 4))\n", 6, 9, E,
          "cannot reshape `tl.zeros((128,), dtype=tl.float32)` <128xfp32> to [64, 4]"},
         {"trans-perm", "", "    y = tl.trans(tl.zeros((64, 64), dtype=tl.float32), 0, 0)\n", 6, 9, E,
          "tl.trans: [0, 0] is not a permutation of the 2 axes"},
-        {"tuple-index", "", "    t = (1, 2)\n    v = t[5]\n", 7, 11, E, "tuple index 5 is out of range for a tuple of 2"},
+        {"tuple-index", "", "    t = (1, 2)\n    v = t[5]\n", 7, 11, E,
+         "tuple index 5 is out of range for a tuple of 2"},
         {"for-iter", "", "    for i in n:\n        pass\n", 6, 14, E,
          "a kernel's `for` must iterate over range(…), tl.range(…) or tl.static_range(…)"},
         {"cond-not-scalar", "", "    if tl.arange(0, BLOCK) > 0:\n        pass\n", 6, 8, E,
@@ -150,18 +153,24 @@ const std::vector<Row>& rows()
         {"shape-not-pow2", "", "    x = tl.zeros((100,), dtype=tl.float32)\n", 6, 18, E,
          "the shape [100] has an extent 100 that is not a power of two"},
         {"tile-too-large", "", "    x = tl.arange(0, 2097152)\n", 6, 9, E, "a tile of 2097152 elements is too large"},
-        {"expected-dtype", "", "    x = tl.zeros((BLOCK,), dtype=3)\n", 6, 28, E, "the dtype must be a dtype such as tl.float32, got 3"},
+        {"expected-dtype", "", "    x = tl.zeros((BLOCK,), dtype=3)\n", 6, 28, E,
+         "the dtype must be a dtype such as tl.float32, got 3"},
         {"assign-subscript", "", "    x = tl.zeros((BLOCK,), dtype=tl.float32)\n    x[0] = 1.0\n", 7, 5, E,
          "cannot assign to `x[0]`: tensors are immutable in Triton"},
         {"return-value-kernel", "", "    return 1\n", 6, 5, E, "a kernel cannot return a value"},
-        {"return-in-nested-if", "@triton.jit\ndef helper(a):\n    if a > 0:\n        if a > 1:\n            return a\n    return -a\n",
-         "    y = helper(n)\n", 13, 13, E, "`return` under a runtime `if` is only supported at the top level of a function"},
+        {"return-in-nested-if",
+         "@triton.jit\ndef helper(a):\n    if a > 0:\n        if a > 1:\n            return a\n    return -a\n",
+         "    y = helper(n)\n", 13, 13, E,
+         "`return` under a runtime `if` is only supported at the top level of a function"},
         {"return-mismatch", "@triton.jit\ndef helper(a):\n    if a > 0:\n        return a\n    return 1.0\n",
-         "    y = helper(n)\n", 11, 5, E, "this function returns a scalar int32 on one path and a scalar fp32 on the other"},
-        {"mask-rank", "", "    x = tl.load(x_ptr + tl.arange(0, 16)[:, None] + tl.arange(0, 16)[None, :], mask=tl.arange(0, 16) < n)\n",
+         "    y = helper(n)\n", 11, 5, E,
+         "this function returns a scalar int32 on one path and a scalar fp32 on the other"},
+        {"mask-rank", "",
+         "    x = tl.load(x_ptr + tl.arange(0, 16)[:, None] + tl.arange(0, 16)[None, :], mask=tl.arange(0, 16) < n)\n",
          6, 80, E, "the mask `tl.arange(0, 16) < n` [16] does not match the pointer block"},
         {"warn-other-not-neutral", "",
-         "    offs = tl.arange(0, BLOCK)\n    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)\n    m = tl.max(x, axis=0)\n"
+         "    offs = tl.arange(0, BLOCK)\n    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)\n    m = tl.max(x, "
+         "axis=0)\n"
          "    tl.store(y_ptr, m)\n",
          7, 46, W,
          "other=0.0 is not neutral for tl.max: masked-off lanes would count as 0.0 and win over negative rows; use "
@@ -173,7 +182,8 @@ const std::vector<Row>& rows()
         {"warn-no-mask", "",
          "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    x = tl.load(x_ptr + offs)\n"
          "    tl.store(y_ptr + offs, x, mask=offs < n)\n",
-         7, 9, W, "this load has no mask, yet its offsets grow with tl.program_id and the kernel has a size argument `n`"},
+         7, 9, W,
+         "this load has no mask, yet its offsets grow with tl.program_id and the kernel has a size argument `n`"},
         {"warn-mask-broadcast", "",
          "    rows = tl.program_id(0) * 16 + tl.arange(0, 16)\n    cols = tl.arange(0, BLOCK)\n"
          "    x = tl.load(x_ptr + rows[:, None] * n + cols[None, :], mask=cols[None, :] < n)\n"
@@ -202,7 +212,8 @@ TEST_P(DiagnosticsTable, PointsAtTheCauseWithTheFix)
     const Row& row = rows()[GetParam()];
     CheckInput in;
     in.entry = "k";
-    in.runtimeParamTypes = {Type{Elem::Ptr, {}, Elem::F32}, Type{Elem::Ptr, {}, Elem::F32}, Type{Elem::I32, {}, Elem::F32}};
+    in.runtimeParamTypes = {Type{Elem::Ptr, {}, Elem::F32}, Type{Elem::Ptr, {}, Elem::F32},
+                            Type{Elem::I32, {}, Elem::F32}};
     in.constexprs["BLOCK"] = ConstexprValue::ofInt(128);
     auto c = tkm::triton::test::compile(source(row), in);
     ASSERT_TRUE(c.parsed.diagnostics.empty()) << row.name << "\n" << tkm::triton::test::diagnosticsText(c);

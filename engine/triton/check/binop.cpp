@@ -59,9 +59,12 @@ Value Checker::foldBinary(BinOpKind op, const Value& a, const Value& b, SourceRa
         int64_t x = asInt(a);
         int64_t y = asInt(b);
         switch (op) {
-        case BinOpKind::Add: return Value::ofInt(x + y);
-        case BinOpKind::Sub: return Value::ofInt(x - y);
-        case BinOpKind::Mul: return Value::ofInt(x * y);
+        case BinOpKind::Add:
+            return Value::ofInt(x + y);
+        case BinOpKind::Sub:
+            return Value::ofInt(x - y);
+        case BinOpKind::Mul:
+            return Value::ofInt(x * y);
         case BinOpKind::Div:
             if (y == 0) {
                 return error(DiagId::ZeroDivision, r, {});
@@ -87,24 +90,30 @@ Value Checker::foldBinary(BinOpKind op, const Value& a, const Value& b, SourceRa
             }
             return Value::ofInt(p);
         }
-        case BinOpKind::LShift: return Value::ofInt(x << y);
-        case BinOpKind::RShift: return Value::ofInt(x >> y);
+        case BinOpKind::LShift:
+            return Value::ofInt(x << y);
+        case BinOpKind::RShift:
+            return Value::ofInt(x >> y);
         case BinOpKind::BitAnd:
             return a.kind == VKind::Bool && b.kind == VKind::Bool ? Value::ofBool(x & y) : Value::ofInt(x & y);
         case BinOpKind::BitOr:
             return a.kind == VKind::Bool && b.kind == VKind::Bool ? Value::ofBool(x | y) : Value::ofInt(x | y);
         case BinOpKind::BitXor:
             return a.kind == VKind::Bool && b.kind == VKind::Bool ? Value::ofBool(x ^ y) : Value::ofInt(x ^ y);
-        case BinOpKind::MatMul: break;
+        case BinOpKind::MatMul:
+            break;
         }
         return error(DiagId::ConstexprOp, r, {ast::opText(op), a.describe(), b.describe()});
     }
     double x = a.asDouble();
     double y = b.asDouble();
     switch (op) {
-    case BinOpKind::Add: return Value::ofFloat(x + y);
-    case BinOpKind::Sub: return Value::ofFloat(x - y);
-    case BinOpKind::Mul: return Value::ofFloat(x * y);
+    case BinOpKind::Add:
+        return Value::ofFloat(x + y);
+    case BinOpKind::Sub:
+        return Value::ofFloat(x - y);
+    case BinOpKind::Mul:
+        return Value::ofFloat(x * y);
     case BinOpKind::Div:
         if (y == 0) {
             return error(DiagId::ZeroDivision, r, {});
@@ -120,8 +129,10 @@ Value Checker::foldBinary(BinOpKind op, const Value& a, const Value& b, SourceRa
             return error(DiagId::ZeroDivision, r, {});
         }
         return Value::ofFloat(x - std::floor(x / y) * y);
-    case BinOpKind::Pow: return Value::ofFloat(std::pow(x, y));
-    default: break;
+    case BinOpKind::Pow:
+        return Value::ofFloat(std::pow(x, y));
+    default:
+        break;
     }
     return error(DiagId::ConstexprOp, r, {ast::opText(op), a.describe(), b.describe()});
 }
@@ -129,9 +140,8 @@ Value Checker::foldBinary(BinOpKind op, const Value& a, const Value& b, SourceRa
 Value Checker::foldCompare(CmpOpKind op, const Value& a, const Value& b, SourceRange r)
 {
     if (op == CmpOpKind::Is || op == CmpOpKind::IsNot) {
-        bool same = a.kind == b.kind &&
-                    (a.kind == VKind::None || (a.kind == VKind::Bool && a.b == b.b) ||
-                     (a.kind == VKind::DType && a.type == b.type));
+        bool same = a.kind == b.kind && (a.kind == VKind::None || (a.kind == VKind::Bool && a.b == b.b) ||
+                                         (a.kind == VKind::DType && a.type == b.type));
         return Value::ofBool(op == CmpOpKind::Is ? same : !same);
     }
     if (op == CmpOpKind::In || op == CmpOpKind::NotIn) {
@@ -174,24 +184,50 @@ Value Checker::foldCompare(CmpOpKind op, const Value& a, const Value& b, SourceR
         int64_t p = asInt(a);
         int64_t q = asInt(b);
         switch (op) {
-        case CmpOpKind::Eq: res = p == q; break;
-        case CmpOpKind::NotEq: res = p != q; break;
-        case CmpOpKind::Lt: res = p < q; break;
-        case CmpOpKind::LtE: res = p <= q; break;
-        case CmpOpKind::Gt: res = p > q; break;
-        case CmpOpKind::GtE: res = p >= q; break;
-        default: break;
+        case CmpOpKind::Eq:
+            res = p == q;
+            break;
+        case CmpOpKind::NotEq:
+            res = p != q;
+            break;
+        case CmpOpKind::Lt:
+            res = p < q;
+            break;
+        case CmpOpKind::LtE:
+            res = p <= q;
+            break;
+        case CmpOpKind::Gt:
+            res = p > q;
+            break;
+        case CmpOpKind::GtE:
+            res = p >= q;
+            break;
+        default:
+            break;
         }
         return Value::ofBool(res);
     }
     switch (op) {
-    case CmpOpKind::Eq: res = x == y; break;
-    case CmpOpKind::NotEq: res = x != y; break;
-    case CmpOpKind::Lt: res = x < y; break;
-    case CmpOpKind::LtE: res = x <= y; break;
-    case CmpOpKind::Gt: res = x > y; break;
-    case CmpOpKind::GtE: res = x >= y; break;
-    default: break;
+    case CmpOpKind::Eq:
+        res = x == y;
+        break;
+    case CmpOpKind::NotEq:
+        res = x != y;
+        break;
+    case CmpOpKind::Lt:
+        res = x < y;
+        break;
+    case CmpOpKind::LtE:
+        res = x <= y;
+        break;
+    case CmpOpKind::Gt:
+        res = x > y;
+        break;
+    case CmpOpKind::GtE:
+        res = x >= y;
+        break;
+    default:
+        break;
     }
     return Value::ofBool(res);
 }
@@ -321,8 +357,8 @@ Value Checker::arith(BinOpKind op, const Value& a, const Value& b, const ast::Ex
         if (a.isTensor() && b.isTensor()) {
             ce = integerPromote(ea0, eb0);
         }
-        OpKind k = op == BinOpKind::BitAnd ? OpKind::And
-                   : op == BinOpKind::BitOr ? OpKind::Or
+        OpKind k = op == BinOpKind::BitAnd   ? OpKind::And
+                   : op == BinOpKind::BitOr  ? OpKind::Or
                    : op == BinOpKind::BitXor ? OpKind::Xor
                    : op == BinOpKind::LShift ? OpKind::Shl
                                              : OpKind::Shr;
@@ -333,8 +369,10 @@ Value Checker::arith(BinOpKind op, const Value& a, const Value& b, const ast::Ex
         return Value::error();
     }
     switch (op) {
-    case BinOpKind::Add: return elementwise(OpKind::Add, a, b, ce, ce, ea, eb, r);
-    case BinOpKind::Sub: return elementwise(OpKind::Sub, a, b, ce, ce, ea, eb, r);
+    case BinOpKind::Add:
+        return elementwise(OpKind::Add, a, b, ce, ce, ea, eb, r);
+    case BinOpKind::Sub:
+        return elementwise(OpKind::Sub, a, b, ce, ce, ea, eb, r);
     case BinOpKind::Mul: {
         Value v = elementwise(OpKind::Mul, a, b, ce, ce, ea, eb, r);
         // program_id times a constexpr block size: the start of this program's block.
@@ -358,8 +396,10 @@ Value Checker::arith(BinOpKind op, const Value& a, const Value& b, const ast::Ex
         }
         // Triton lowers `//` on integer tensors to a truncating division (sdiv/udiv), as in C.
         return elementwise(OpKind::Div, a, b, ce, ce, ea, eb, r);
-    case BinOpKind::Mod: return elementwise(OpKind::Rem, a, b, ce, ce, ea, eb, r);
-    default: break;
+    case BinOpKind::Mod:
+        return elementwise(OpKind::Rem, a, b, ce, ce, ea, eb, r);
+    default:
+        break;
     }
     return error(DiagId::OperandTypes, r, {text, a.describe(), b.describe(), ""});
 }
@@ -395,12 +435,24 @@ Value Checker::compare(CmpOpKind op, const Value& a, const Value& b, const ast::
     }
     OpKind k;
     switch (op) {
-    case CmpOpKind::Eq: k = OpKind::Eq; break;
-    case CmpOpKind::NotEq: k = OpKind::Ne; break;
-    case CmpOpKind::Lt: k = OpKind::Lt; break;
-    case CmpOpKind::LtE: k = OpKind::Le; break;
-    case CmpOpKind::Gt: k = OpKind::Gt; break;
-    case CmpOpKind::GtE: k = OpKind::Ge; break;
+    case CmpOpKind::Eq:
+        k = OpKind::Eq;
+        break;
+    case CmpOpKind::NotEq:
+        k = OpKind::Ne;
+        break;
+    case CmpOpKind::Lt:
+        k = OpKind::Lt;
+        break;
+    case CmpOpKind::LtE:
+        k = OpKind::Le;
+        break;
+    case CmpOpKind::Gt:
+        k = OpKind::Gt;
+        break;
+    case CmpOpKind::GtE:
+        k = OpKind::Ge;
+        break;
     default:
         return error(DiagId::OperandTypes, r,
                      {ast::opText(op), a.describe(), b.describe(), ": `is`/`in` only apply to constexprs"});

@@ -76,8 +76,9 @@ Value Checker::biArange(CallArgs& c)
         return error(DiagId::ArangeRange, c.node->range, {std::to_string(*start), std::to_string(*end)});
     }
     if (!isPow2(n)) {
-        std::string what = *start == 0 ? std::to_string(n) : "the range " + std::to_string(*end) + " - " +
-                                                               std::to_string(*start) + " = " + std::to_string(n);
+        std::string what = *start == 0 ? std::to_string(n)
+                                       : "the range " + std::to_string(*end) + " - " + std::to_string(*start) + " = " +
+                                             std::to_string(n);
         Diagnostic d = makeDiagnostic(DiagId::ArangeNotPow2, b.r[*start == 0 ? 1 : 0],
                                       {std::to_string(n), std::to_string(nextPow2(n))});
         if (*start != 0) {
@@ -108,10 +109,18 @@ Value Checker::biFull(CallArgs& c, int which)
     Bound b;
     bool ok = false;
     switch (which) {
-    case 0: ok = bind(c, "tl.zeros", {"shape", "dtype"}, 2, b); break;
-    case 1: ok = bind(c, "tl.full", {"shape", "value", "dtype"}, 3, b); break;
-    case 2: ok = bind(c, "tl.zeros_like", {"input"}, 1, b); break;
-    default: ok = bind(c, "tl.full_like", {"input", "fill_value", "dtype"}, 2, b); break;
+    case 0:
+        ok = bind(c, "tl.zeros", {"shape", "dtype"}, 2, b);
+        break;
+    case 1:
+        ok = bind(c, "tl.full", {"shape", "value", "dtype"}, 3, b);
+        break;
+    case 2:
+        ok = bind(c, "tl.zeros_like", {"input"}, 1, b);
+        break;
+    default:
+        ok = bind(c, "tl.full_like", {"input", "fill_value", "dtype"}, 2, b);
+        break;
     }
     if (!ok) {
         return Value::error();
@@ -192,7 +201,9 @@ Value Checker::biLoad(CallArgs& c)
         return error(DiagId::OtherWithoutMask, b.r[2], {});
     }
     if (b.has(3) && b.v[3].kind != VKind::None && !(b.v[3].kind == VKind::Tuple && b.v[3].elems.empty())) {
-        return error(DiagId::BoundaryCheck, b.r[3], {b.v[3].describe(), "boundary_check only applies to block pointers (tl.make_block_ptr); use mask= here"});
+        return error(
+            DiagId::BoundaryCheck, b.r[3],
+            {b.v[3].describe(), "boundary_check only applies to block pointers (tl.make_block_ptr); use mask= here"});
     }
     Value mask, other;
     if (hasMask) {
@@ -204,8 +215,9 @@ Value Checker::biLoad(CallArgs& c)
             return error(DiagId::MaskNotBool, b.r[1], {mask.type.str()});
         }
         if (ptr.type.isScalar() && !mask.type.isScalar()) {
-            return error(DiagId::MaskShape, b.r[1], {"the mask", exprOr(b.e[1], "mask"), mask.type.str(),
-                                                     exprOr(b.e[0], "pointer"), ptr.type.str()});
+            return error(
+                DiagId::MaskShape, b.r[1],
+                {"the mask", exprOr(b.e[1], "mask"), mask.type.str(), exprOr(b.e[0], "pointer"), ptr.type.str()});
         }
         if (!fitsShape(mask, ptr.type.shape)) {
             return error(DiagId::MaskShape, b.r[1],
@@ -218,8 +230,9 @@ Value Checker::biLoad(CallArgs& c)
     }
     if (hasOther) {
         if (b.v[2].isTensor() && !fitsShape(b.v[2], ptr.type.shape)) {
-            return error(DiagId::MaskShape, b.r[2], {"other", exprOr(b.e[2], "other"), shapeText(b.v[2].type.shape),
-                                                     exprOr(b.e[0], "pointer"), shapeText(ptr.type.shape)});
+            return error(DiagId::MaskShape, b.r[2],
+                         {"other", exprOr(b.e[2], "other"), shapeText(b.v[2].type.shape), exprOr(b.e[0], "pointer"),
+                          shapeText(ptr.type.shape)});
         }
         other = cast(b.v[2], ptr.type.pointee, b.r[2]);
         other = broadcastTo(other, ptr.type.shape, r);
@@ -265,8 +278,8 @@ Value Checker::biStore(CallArgs& c)
         return blockPtrStore(ptr, b.v[1], b, 3, r);
     }
     if (!ptr.isTensor() || !ptr.type.isPtr()) {
-        std::string hint = ptr.isTensor() ? ": the pointer comes first: tl.store(out_ptr + offsets, value, mask=…)"
-                                          : "";
+        std::string hint =
+            ptr.isTensor() ? ": the pointer comes first: tl.store(out_ptr + offsets, value, mask=…)" : "";
         return error(DiagId::LoadNotPtr, b.r[0], {"tl.store", exprOr(b.e[0], "pointer"), ptr.describe(), hint});
     }
     Value val = b.v[1];
@@ -293,10 +306,10 @@ Value Checker::biStore(CallArgs& c)
             return error(DiagId::MaskNotBool, b.r[2], {mask.type.str()});
         }
         if (!fitsShape(mask, ptr.type.shape) || (ptr.type.isScalar() && !mask.type.isScalar())) {
-            return error(DiagId::MaskShape, b.r[2],
-                         {"the mask", exprOr(b.e[2], "mask"), mask.type.str(), exprOr(b.e[0], "pointer"),
-                          ptr.type.str()},
-                         {shapeNote(exprOr(b.e[2], "mask"), mask), shapeNote(exprOr(b.e[0], "pointer"), ptr)});
+            return error(
+                DiagId::MaskShape, b.r[2],
+                {"the mask", exprOr(b.e[2], "mask"), mask.type.str(), exprOr(b.e[0], "pointer"), ptr.type.str()},
+                {shapeNote(exprOr(b.e[2], "mask"), mask), shapeNote(exprOr(b.e[0], "pointer"), ptr)});
         }
         lintMaskBroadcast(mask, ptr, b.r[2]);
         mask = broadcastTo(mask, ptr.type.shape, r);
@@ -335,8 +348,9 @@ Value Checker::biWhere(CallArgs& c)
     bool p1 = b.v[1].isTensor() && b.v[1].type.isPtr();
     bool p2 = b.v[2].isTensor() && b.v[2].type.isPtr();
     if (p1 != p2 || (p1 && b.v[1].type.pointee != b.v[2].type.pointee)) {
-        return error(DiagId::OperandTypes, r, {"tl.where", b.v[1].describe(), b.v[2].describe(),
-                                               ": both choices must be pointers of the same type, or neither"});
+        return error(DiagId::OperandTypes, r,
+                     {"tl.where", b.v[1].describe(), b.v[2].describe(),
+                      ": both choices must be pointers of the same type, or neither"});
     }
     if (!p1 && !promote("tl.where", b.v[1], b.v[2], false, r, ce)) {
         return Value::error();
@@ -385,7 +399,8 @@ Value Checker::biCast(CallArgs& c, bool method)
         if (b.v[2].s == "rtz") {
             rounding = 1;
         } else if (b.v[2].s != "rtne") {
-            return error(DiagId::ExpectedTensor, b.r[2], {"fp_downcast_rounding (\"rtne\" or \"rtz\")", b.v[2].describe()});
+            return error(DiagId::ExpectedTensor, b.r[2],
+                         {"fp_downcast_rounding (\"rtne\" or \"rtz\")", b.v[2].describe()});
         }
     }
     ir::Type to = x.type;
@@ -409,7 +424,8 @@ Value Checker::biCast(CallArgs& c, bool method)
         } else if (to.isPtr() && x.type.elem == Elem::I64) {
             k = OpKind::IntToPtr;
         } else {
-            return error(DiagId::OperandTypes, r, {".to()", x.describe(), dtypeName(to), ": pointers convert only to and from tl.int64"});
+            return error(DiagId::OperandTypes, r,
+                         {".to()", x.describe(), dtypeName(to), ": pointers convert only to and from tl.int64"});
         }
         ir::ValueId id = newValue(to, r);
         ir::Op& op = emit(k, {x.id}, r);

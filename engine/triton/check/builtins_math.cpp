@@ -49,8 +49,8 @@ Value Checker::biMath(CallArgs& c, const std::string& name)
     bool fp32Only = name == "sqrt_rn";
     if (!(x.type.elem == Elem::F32 || (!fp32Only && x.type.elem == Elem::F64))) {
         std::string shown = fn == "tl.sigmoid" ? "tl.sigmoid (which calls tl.exp)" : fn;
-        Diagnostic d = makeDiagnostic(DiagId::MathDType, r,
-                                      {fn, ir::elemName(x.type.elem), b.e[0] ? exprText(*b.e[0]) : "x"});
+        Diagnostic d =
+            makeDiagnostic(DiagId::MathDType, r, {fn, ir::elemName(x.type.elem), b.e[0] ? exprText(*b.e[0]) : "x"});
         if (shown != fn) {
             d.message = shown + d.message.substr(fn.size());
         }
@@ -62,9 +62,9 @@ Value Checker::biMath(CallArgs& c, const std::string& name)
         return Value::error();
     }
     static const std::map<std::string, OpKind> kinds = {
-        {"exp", OpKind::Exp},   {"exp2", OpKind::Exp2},   {"log", OpKind::Log},     {"log2", OpKind::Log2},
-        {"sqrt", OpKind::Sqrt}, {"sqrt_rn", OpKind::Sqrt}, {"rsqrt", OpKind::Rsqrt}, {"floor", OpKind::Floor},
-        {"ceil", OpKind::Ceil}, {"sin", OpKind::Sin},     {"cos", OpKind::Cos},     {"erf", OpKind::Erf},
+        {"exp", OpKind::Exp},         {"exp2", OpKind::Exp2},    {"log", OpKind::Log},     {"log2", OpKind::Log2},
+        {"sqrt", OpKind::Sqrt},       {"sqrt_rn", OpKind::Sqrt}, {"rsqrt", OpKind::Rsqrt}, {"floor", OpKind::Floor},
+        {"ceil", OpKind::Ceil},       {"sin", OpKind::Sin},      {"cos", OpKind::Cos},     {"erf", OpKind::Erf},
         {"sigmoid", OpKind::Sigmoid}, {"tanh", OpKind::Tanh}};
     return unaryOp(kinds.at(name), x, r);
 }
@@ -132,7 +132,8 @@ Value Checker::biFma(CallArgs& c)
     size_t bad = 0;
     auto shape = broadcastShapes(*s1, sz, bad);
     if (!shape) {
-        return error(DiagId::Broadcast, r, {"x * y", shapeText(*s1), exprText(*b.e[2]), shapeText(sz), "the shapes differ"});
+        return error(DiagId::Broadcast, r,
+                     {"x * y", shapeText(*s1), exprText(*b.e[2]), shapeText(sz), "the shapes differ"});
     }
     std::vector<ir::ValueId> ids;
     for (size_t k = 0; k < 3; ++k) {
@@ -301,8 +302,9 @@ Value Checker::biCumsum(CallArgs& c, const std::string& kind)
         }
         axis = *a < 0 ? *a + rank : *a;
         if (axis < 0 || axis >= rank) {
-            return error(DiagId::AxisRange, b.r[1], {std::to_string(*a), exprText(*b.e[0]), shapeText(x.type.shape),
-                                                     std::to_string(rank), axesHint(static_cast<size_t>(rank))});
+            return error(DiagId::AxisRange, b.r[1],
+                         {std::to_string(*a), exprText(*b.e[0]), shapeText(x.type.shape), std::to_string(rank),
+                          axesHint(static_cast<size_t>(rank))});
         }
     }
     if (b.has(3) && b.v[3].kind == VKind::DType) {
@@ -319,8 +321,8 @@ Value Checker::biCumsum(CallArgs& c, const std::string& kind)
 Value Checker::biDot(CallArgs& c)
 {
     Bound b;
-    if (!bind(c, "tl.dot", {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc", "out_dtype"},
-              2, b)) {
+    if (!bind(c, "tl.dot",
+              {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc", "out_dtype"}, 2, b)) {
         return Value::error();
     }
     SourceRange r = c.node->range;
@@ -329,8 +331,9 @@ Value Checker::biDot(CallArgs& c)
     for (size_t k = 0; k < 2; ++k) {
         const Value& v = b.v[k];
         if (!v.isTensor() || v.type.isPtr() || (v.type.shape.size() != 2 && v.type.shape.size() != 3)) {
-            return error(DiagId::DotRank, b.r[k], {k == 0 ? ta : tb, v.isTensor() ? shapeText(v.type.shape) : v.describe()},
-                         v.isTensor() ? std::vector<DiagNote>{shapeNote(k == 0 ? ta : tb, v)} : std::vector<DiagNote>{});
+            return error(
+                DiagId::DotRank, b.r[k], {k == 0 ? ta : tb, v.isTensor() ? shapeText(v.type.shape) : v.describe()},
+                v.isTensor() ? std::vector<DiagNote>{shapeNote(k == 0 ? ta : tb, v)} : std::vector<DiagNote>{});
         }
     }
     const Value& a = b.v[0];
@@ -349,8 +352,9 @@ Value Checker::biDot(CallArgs& c)
                      {shapeNote(ta, a), shapeNote(tb, bb)}, {b.r[0], b.r[1]});
     }
     if (rank == 3 && a.type.shape[0] != bb.type.shape[0]) {
-        return error(DiagId::DotK, r, {ta, shapeText(a.type.shape), tb, shapeText(bb.type.shape),
-                                       std::to_string(a.type.shape[0]), std::to_string(bb.type.shape[0])});
+        return error(DiagId::DotK, r,
+                     {ta, shapeText(a.type.shape), tb, shapeText(bb.type.shape), std::to_string(a.type.shape[0]),
+                      std::to_string(bb.type.shape[0])});
     }
     if (a.type.elem != bb.type.elem) {
         PromoteError err;
@@ -361,12 +365,14 @@ Value Checker::biDot(CallArgs& c)
     }
     Elem e = a.type.elem;
     int64_t minK = (e == Elem::I8 || e == Elem::U8) ? 32 : 16;
-    const char* dimName[3] = {"M (rows of the first operand)", "N (columns of the second operand)", "K (the inner dimension)"};
+    const char* dimName[3] = {"M (rows of the first operand)", "N (columns of the second operand)",
+                              "K (the inner dimension)"};
     int64_t dims[3] = {m, n, k};
     for (int d = 0; d < 3; ++d) {
         int64_t minimum = d == 2 ? minK : 16;
         if (dims[d] < minimum) {
-            return error(DiagId::DotSmall, r, {dimName[d], std::to_string(dims[d])}, {shapeNote(d == 1 ? tb : ta, d == 1 ? bb : a)});
+            return error(DiagId::DotSmall, r, {dimName[d], std::to_string(dims[d])},
+                         {shapeNote(d == 1 ? tb : ta, d == 1 ? bb : a)});
         }
     }
     std::string precision = "tf32";
@@ -428,8 +434,8 @@ Value Checker::biSoftmax(CallArgs& c)
         dim = *d;
     }
     if (x.type.elem != Elem::F32 && x.type.elem != Elem::F64) {
-        return error(DiagId::MathDType, r, {"tl.softmax (which calls tl.exp)", ir::elemName(x.type.elem),
-                                            b.e[0] ? exprText(*b.e[0]) : "x"});
+        return error(DiagId::MathDType, r,
+                     {"tl.softmax (which calls tl.exp)", ir::elemName(x.type.elem), b.e[0] ? exprText(*b.e[0]) : "x"});
     }
     Value mx = reduce(x, dim, true, "max", b.e[0], r);
     Value z = binary(ast::BinOpKind::Sub, x, mx, b.e[0], nullptr, r);

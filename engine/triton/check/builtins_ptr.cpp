@@ -84,13 +84,15 @@ Value Checker::biAdvance(CallArgs& c)
         return Value::error();
     }
     if (b.v[0].kind != VKind::BlockPtr) {
-        return error(DiagId::ExpectedTensor, b.r[0], {"the first argument of tl.advance (a block pointer)", b.v[0].describe()});
+        return error(DiagId::ExpectedTensor, b.r[0],
+                     {"the first argument of tl.advance (a block pointer)", b.v[0].describe()});
     }
     Value bp = b.v[0];
     size_t n = bp.blockShape.size();
     auto d = tupleOf(b.v[1], n);
     if (!d) {
-        return error(DiagId::BlockPtrArgs, b.r[1], {"tl.advance needs " + std::to_string(n) + " offsets, got " + b.v[1].describe()});
+        return error(DiagId::BlockPtrArgs, b.r[1],
+                     {"tl.advance needs " + std::to_string(n) + " offsets, got " + b.v[1].describe()});
     }
     for (size_t i = 0; i < n; ++i) {
         Value& off = bp.elems[1 + 2 * n + i];
@@ -117,7 +119,8 @@ static std::optional<Desugared> desugar(Checker& k, const Value& bp, const Bound
     size_t n = bp.blockShape.size();
     std::vector<int64_t> checks;
     if (b.has(bcIndex) && b.v[bcIndex].kind != VKind::None) {
-        std::vector<Value> bc = b.v[bcIndex].kind == VKind::Tuple ? b.v[bcIndex].elems : std::vector<Value>{b.v[bcIndex]};
+        std::vector<Value> bc =
+            b.v[bcIndex].kind == VKind::Tuple ? b.v[bcIndex].elems : std::vector<Value>{b.v[bcIndex]};
         for (const Value& v : bc) {
             if (v.kind != VKind::Int || v.i < 0 || v.i >= static_cast<int64_t>(n)) {
                 k.error(DiagId::BoundaryCheck, b.r[bcIndex],
@@ -236,8 +239,9 @@ Value Checker::biAtomic(CallArgs& c, const std::string& kind)
     Bound b;
     std::string fn = "tl.atomic_" + kind;
     bool cas = kind == "cas";
-    if (!bind(c, fn, cas ? std::vector<const char*>{"pointer", "cmp", "val", "sem", "scope"}
-                         : std::vector<const char*>{"pointer", "val", "mask", "sem", "scope"},
+    if (!bind(c, fn,
+              cas ? std::vector<const char*>{"pointer", "cmp", "val", "sem", "scope"}
+                  : std::vector<const char*>{"pointer", "val", "mask", "sem", "scope"},
               cas ? 3 : 2, b)) {
         return Value::error();
     }

@@ -124,8 +124,9 @@ Value Checker::biPyConv(CallArgs& c, const std::string& which)
     if (!v.isNumber()) {
         if (v.isTensor()) {
             std::string dt = which == "float" ? "tl.float32" : which == "int" ? "tl.int32" : "tl.int1";
-            return error(DiagId::Unsupported, c.node->range,
-                         {which + "() of a tensor", ": convert with " + exprOr(c.argExprs[0], "x") + ".to(" + dt + ")"});
+            return error(
+                DiagId::Unsupported, c.node->range,
+                {which + "() of a tensor", ": convert with " + exprOr(c.argExprs[0], "x") + ".to(" + dt + ")"});
         }
         return error(DiagId::ExpectedInt, c.node->range, {which + "()", v.describe()});
     }
@@ -135,7 +136,8 @@ Value Checker::biPyConv(CallArgs& c, const std::string& which)
     if (which == "bool") {
         return Value::ofBool(v.truthy());
     }
-    return Value::ofInt(v.kind == VKind::Float ? static_cast<int64_t>(std::trunc(v.f)) : static_cast<int64_t>(v.asDouble()));
+    return Value::ofInt(v.kind == VKind::Float ? static_cast<int64_t>(std::trunc(v.f))
+                                               : static_cast<int64_t>(v.asDouble()));
 }
 
 Value Checker::biPyAbs(CallArgs& c)

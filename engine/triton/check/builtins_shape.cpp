@@ -49,7 +49,8 @@ Value Checker::biTrans(CallArgs& c, bool permute)
     }
     for (size_t k = 0; k < c.kwargs.size(); ++k) {
         if (c.kwargs[k].first != "dims") {
-            return error(DiagId::BadKeyword, c.kwExprs[k]->range, {fn, c.kwargs[k].first, ": its parameters are input, dims"});
+            return error(DiagId::BadKeyword, c.kwExprs[k]->range,
+                         {fn, c.kwargs[k].first, ": its parameters are input, dims"});
         }
     }
     const Value& x = c.args[0];
@@ -117,7 +118,8 @@ Value Checker::biReshape(CallArgs& c)
         if (c.kwargs[k].first == "can_reorder") {
             canReorder = c.kwargs[k].second.truthy();
         } else if (c.kwargs[k].first != "shape") {
-            return error(DiagId::BadKeyword, c.kwExprs[k]->range, {c.fn, c.kwargs[k].first, ": its parameters are input, shape, can_reorder"});
+            return error(DiagId::BadKeyword, c.kwExprs[k]->range,
+                         {c.fn, c.kwargs[k].first, ": its parameters are input, shape, can_reorder"});
         }
     }
     std::vector<int64_t> shape;
@@ -177,9 +179,9 @@ Value Checker::biExpandDims(CallArgs& c)
         }
         int64_t ax = *k < 0 ? *k + newRank : *k;
         if (ax < 0 || ax >= newRank) {
-            return error(DiagId::AxisRange, b.r[1], {std::to_string(*k), b.e[0] ? exprText(*b.e[0]) : "input",
-                                                     shapeText(x.type.shape), std::to_string(x.type.shape.size()),
-                                                     "an axis between 0 and " + std::to_string(newRank - 1)});
+            return error(DiagId::AxisRange, b.r[1],
+                         {std::to_string(*k), b.e[0] ? exprText(*b.e[0]) : "input", shapeText(x.type.shape),
+                          std::to_string(x.type.shape.size()), "an axis between 0 and " + std::to_string(newRank - 1)});
         }
         norm.push_back(ax);
     }
@@ -261,9 +263,9 @@ Value Checker::biJoinCat(CallArgs& c, bool join)
         return emitValue(OpKind::Join, {x.id, y.id}, t, r, r);
     }
     if (x.type.isScalar() || !(x.type.shape == y.type.shape)) {
-        return error(DiagId::Broadcast, r, {b.e[0] ? exprText(*b.e[0]) : "input", x.type.str(),
-                                            b.e[1] ? exprText(*b.e[1]) : "other", y.type.str(),
-                                            "tl.cat needs two tiles of the same shape"});
+        return error(DiagId::Broadcast, r,
+                     {b.e[0] ? exprText(*b.e[0]) : "input", x.type.str(), b.e[1] ? exprText(*b.e[1]) : "other",
+                      y.type.str(), "tl.cat needs two tiles of the same shape"});
     }
     x = cast(x, ce, r);
     y = cast(y, ce, r);

@@ -120,15 +120,19 @@ Value Checker::callValue(const Value& callee, CallArgs& c)
         c.fn = callee.s;
         return callBuiltin(callee.s, c);
     }
-    case VKind::Method: return callMethod(callee, c);
-    case VKind::JitFn: return callJit(*callee.fn, c);
-    case VKind::PyFn: return error(DiagId::NonJitCall, c.node->range, {callee.fn->name});
+    case VKind::Method:
+        return callMethod(callee, c);
+    case VKind::JitFn:
+        return callJit(*callee.fn, c);
+    case VKind::PyFn:
+        return error(DiagId::NonJitCall, c.node->range, {callee.fn->name});
     case VKind::DType: {
         // tl.float32(x) is not a conversion in Triton; say what is.
         return error(DiagId::NotCallable, c.node->range,
                      {callee.describe() + " (convert with x.to(" + callee.describe() + "))"});
     }
-    default: return error(DiagId::NotCallable, c.node->range, {callee.describe()});
+    default:
+        return error(DiagId::NotCallable, c.node->range, {callee.describe()});
     }
 }
 
@@ -145,8 +149,12 @@ Value Checker::callBuiltin(const std::string& name, CallArgs& c)
         if (f == "ceil" || f == "floor") {
             return Value::ofInt(static_cast<int64_t>(f == "ceil" ? std::ceil(x) : std::floor(x)));
         }
-        double y = f == "log" ? std::log(x) : f == "log2" ? std::log2(x) : f == "log10" ? std::log10(x)
-                 : f == "exp" ? std::exp(x) : f == "sqrt" ? std::sqrt(x) : std::fabs(x);
+        double y = f == "log"     ? std::log(x)
+                   : f == "log2"  ? std::log2(x)
+                   : f == "log10" ? std::log10(x)
+                   : f == "exp"   ? std::exp(x)
+                   : f == "sqrt"  ? std::sqrt(x)
+                                  : std::fabs(x);
         return Value::ofFloat(y);
     }
     auto it = handlers().find(name);
@@ -186,9 +194,9 @@ Value Checker::callMethod(const Value& m, CallArgs& c)
             r = e == Elem::I1;
         } else {
             static const std::map<std::string, Elem> m2 = {
-                {"is_fp16", Elem::F16},  {"is_bf16", Elem::BF16},  {"is_fp32", Elem::F32},   {"is_fp64", Elem::F64},
-                {"is_int8", Elem::I8},   {"is_int16", Elem::I16},  {"is_int32", Elem::I32},  {"is_int64", Elem::I64},
-                {"is_uint8", Elem::U8},  {"is_uint16", Elem::U16}, {"is_uint32", Elem::U32}, {"is_uint64", Elem::U64}};
+                {"is_fp16", Elem::F16}, {"is_bf16", Elem::BF16},  {"is_fp32", Elem::F32},   {"is_fp64", Elem::F64},
+                {"is_int8", Elem::I8},  {"is_int16", Elem::I16},  {"is_int32", Elem::I32},  {"is_int64", Elem::I64},
+                {"is_uint8", Elem::U8}, {"is_uint16", Elem::U16}, {"is_uint32", Elem::U32}, {"is_uint64", Elem::U64}};
             auto it = m2.find(n);
             r = it != m2.end() && it->second == e;
         }
@@ -394,8 +402,9 @@ Value Checker::callJit(const ast::FunctionDef& fn, CallArgs& c)
         }
         if (!fn.params[p].defaultValue) {
             if (c.args.size() + c.kwargs.size() < fn.params.size()) {
-                return error(DiagId::JitArity, c.node->range,
-                             {fn.name, std::to_string(fn.params.size()), std::to_string(c.args.size() + c.kwargs.size())});
+                return error(
+                    DiagId::JitArity, c.node->range,
+                    {fn.name, std::to_string(fn.params.size()), std::to_string(c.args.size() + c.kwargs.size())});
             }
             return error(DiagId::JitMissingArg, c.node->range, {fn.name, fn.params[p].name});
         }

@@ -50,12 +50,18 @@ ConstexprValue ConstexprValue::ofDType(ir::Elem v)
 std::string ConstexprValue::str() const
 {
     switch (kind) {
-    case Kind::None: return "None";
-    case Kind::Int: return std::to_string(intValue);
-    case Kind::Float: return sema::Value::ofFloat(floatValue).describe();
-    case Kind::Bool: return boolValue ? "True" : "False";
-    case Kind::Str: return "'" + strValue + "'";
-    case Kind::DType: return sema::Value::ofElem(dtype).describe();
+    case Kind::None:
+        return "None";
+    case Kind::Int:
+        return std::to_string(intValue);
+    case Kind::Float:
+        return sema::Value::ofFloat(floatValue).describe();
+    case Kind::Bool:
+        return boolValue ? "True" : "False";
+    case Kind::Str:
+        return "'" + strValue + "'";
+    case Kind::DType:
+        return sema::Value::ofElem(dtype).describe();
     }
     return "?";
 }
@@ -103,12 +109,18 @@ sema::Value fromConstexpr(const ConstexprValue& c)
 {
     using sema::Value;
     switch (c.kind) {
-    case ConstexprValue::Kind::None: return Value::none();
-    case ConstexprValue::Kind::Int: return Value::ofInt(c.intValue);
-    case ConstexprValue::Kind::Float: return Value::ofFloat(c.floatValue);
-    case ConstexprValue::Kind::Bool: return Value::ofBool(c.boolValue);
-    case ConstexprValue::Kind::Str: return Value::ofStr(c.strValue);
-    case ConstexprValue::Kind::DType: return Value::ofElem(c.dtype);
+    case ConstexprValue::Kind::None:
+        return Value::none();
+    case ConstexprValue::Kind::Int:
+        return Value::ofInt(c.intValue);
+    case ConstexprValue::Kind::Float:
+        return Value::ofFloat(c.floatValue);
+    case ConstexprValue::Kind::Bool:
+        return Value::ofBool(c.boolValue);
+    case ConstexprValue::Kind::Str:
+        return Value::ofStr(c.strValue);
+    case ConstexprValue::Kind::DType:
+        return Value::ofElem(c.dtype);
     }
     return Value::none();
 }
@@ -140,9 +152,7 @@ CheckResult check(const CheckInput& input)
 
 namespace tkm::triton::sema {
 
-Checker::Checker(const CheckInput& input) : m_in(input)
-{
-}
+Checker::Checker(const CheckInput& input) : m_in(input) {}
 
 Value Checker::error(DiagId id, SourceRange r, const std::vector<std::string>& args, std::vector<DiagNote> notes,
                      std::vector<SourceRange> underline)
@@ -323,8 +333,8 @@ Value Checker::lookupGlobal(const std::string& name, SourceRange r, bool& found)
     if (name == "math") {
         return Value::module("math");
     }
-    static const std::set<std::string> builtins = {"min", "max", "float", "int", "bool", "abs", "len", "range",
-                                                   "print"};
+    static const std::set<std::string> builtins = {"min", "max", "float", "int",  "bool",
+                                                   "abs", "len", "range", "print"};
     if (m_in.module) {
         if (const ast::FunctionDef* f = m_in.module->function(name)) {
             Value v;

@@ -24,25 +24,25 @@ struct ConstexprValue
 {
     enum class Kind { None, Int, Float, Bool, Str, DType };
     Kind kind = Kind::None;
-    int64_t intValue = 0;       ///< Int
-    double floatValue = 0;      ///< Float
-    bool boolValue = false;     ///< Bool
-    std::string strValue;       ///< Str
+    int64_t intValue = 0;           ///< Int
+    double floatValue = 0;          ///< Float
+    bool boolValue = false;         ///< Bool
+    std::string strValue;           ///< Str
     ir::Elem dtype = ir::Elem::F32; ///< DType
 
-    static ConstexprValue ofInt(int64_t v);          ///< an int
-    static ConstexprValue ofFloat(double v);         ///< a float
-    static ConstexprValue ofBool(bool v);            ///< a bool
-    static ConstexprValue ofStr(std::string v);      ///< a string
-    static ConstexprValue ofDType(ir::Elem v);       ///< a dtype
-    std::string str() const;                         ///< Python spelling: 1024, 0.5, True, 'relu', tl.float16
+    static ConstexprValue ofInt(int64_t v);     ///< an int
+    static ConstexprValue ofFloat(double v);    ///< a float
+    static ConstexprValue ofBool(bool v);       ///< a bool
+    static ConstexprValue ofStr(std::string v); ///< a string
+    static ConstexprValue ofDType(ir::Elem v);  ///< a dtype
+    std::string str() const;                    ///< Python spelling: 1024, 0.5, True, 'relu', tl.float16
 };
 
 /// What the checker needs besides the tree.
 struct CheckInput
 {
-    const ast::Module* module = nullptr;  ///< the parsed file
-    std::string entry;                    ///< the kernel's name (a top-level @triton.jit function)
+    const ast::Module* module = nullptr; ///< the parsed file
+    std::string entry;                   ///< the kernel's name (a top-level @triton.jit function)
     /// Types of the runtime (non-constexpr) parameters in signature order: pointers as Type{Ptr, {}, pointee},
     /// scalars as their Triton type (ints passed as i32 unless the binding says i64, floats as fp32).
     std::vector<ir::Type> runtimeParamTypes;

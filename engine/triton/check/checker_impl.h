@@ -19,10 +19,10 @@ namespace tkm::triton::sema {
 /// Arguments of a call after evaluation.
 struct CallArgs
 {
-    const ast::Expr* node = nullptr;        ///< the Call expression
-    std::string fn;                         ///< qualified name for messages ("tl.load")
-    std::vector<Value> args;                ///< positional values
-    std::vector<const ast::Expr*> argExprs; ///< their expressions
+    const ast::Expr* node = nullptr;                   ///< the Call expression
+    std::string fn;                                    ///< qualified name for messages ("tl.load")
+    std::vector<Value> args;                           ///< positional values
+    std::vector<const ast::Expr*> argExprs;            ///< their expressions
     std::vector<std::pair<std::string, Value>> kwargs; ///< keyword values in order
     std::vector<const ast::Keyword*> kwExprs;          ///< their keywords
 };
@@ -30,25 +30,25 @@ struct CallArgs
 /// Arguments bound to a builtin's parameter list.
 struct Bound
 {
-    std::vector<Value> v;                 ///< by parameter index (Absent when not passed)
-    std::vector<const ast::Expr*> e;      ///< the expression that gave each (nullptr when not passed)
-    std::vector<SourceRange> r;           ///< its range (the call's when not passed)
+    std::vector<Value> v;                                 ///< by parameter index (Absent when not passed)
+    std::vector<const ast::Expr*> e;                      ///< the expression that gave each (nullptr when not passed)
+    std::vector<SourceRange> r;                           ///< its range (the call's when not passed)
     bool has(size_t i) const { return !v[i].isAbsent(); } ///< passed
 };
 
 /// A lexical scope of one inlined function.
 struct Scope
 {
-    std::map<std::string, Value> names;   ///< bound names
-    std::set<std::string> fromPlainConst; ///< names bound by `x = <constexpr>` (became tensors, as in Triton)
-    std::set<std::string> runtimeParams;  ///< the entry's runtime parameters (for the "not a constexpr" fix)
-    const ast::FunctionDef* fn = nullptr; ///< the function being inlined
-    bool isEntry = false;                 ///< the kernel itself
-    int loopDepth = 0;                    ///< enclosing for/while loops in this function
-    int runtimeIfDepth = 0;               ///< enclosing runtime ifs in this function
+    std::map<std::string, Value> names;        ///< bound names
+    std::set<std::string> fromPlainConst;      ///< names bound by `x = <constexpr>` (became tensors, as in Triton)
+    std::set<std::string> runtimeParams;       ///< the entry's runtime parameters (for the "not a constexpr" fix)
+    const ast::FunctionDef* fn = nullptr;      ///< the function being inlined
+    bool isEntry = false;                      ///< the kernel itself
+    int loopDepth = 0;                         ///< enclosing for/while loops in this function
+    int runtimeIfDepth = 0;                    ///< enclosing runtime ifs in this function
     std::map<std::string, std::string> hidden; ///< names defined only inside a branch or loop: why not visible
-    bool returned = false;                ///< a `return` ended the body
-    Value returnValue = Value::none();    ///< what it returned
+    bool returned = false;                     ///< a `return` ended the body
+    Value returnValue = Value::none();         ///< what it returned
 };
 
 /// The values a loop carries: names assigned in its body that hold a tensor (or block pointer) before it.
@@ -62,13 +62,13 @@ struct Carried
 /// Facts about a loaded value, for the warnings of lint.cpp.
 struct LoadFact
 {
-    bool hasMask = false;        ///< mask= given
-    bool hasOther = false;       ///< other= given
-    bool otherConst = false;     ///< other is a constexpr number
-    double otherValue = 0;       ///< its value
-    std::string otherText;       ///< its source text
-    SourceRange otherRange;      ///< where
-    SourceRange loadRange;       ///< the load call
+    bool hasMask = false;    ///< mask= given
+    bool hasOther = false;   ///< other= given
+    bool otherConst = false; ///< other is a constexpr number
+    double otherValue = 0;   ///< its value
+    std::string otherText;   ///< its source text
+    SourceRange otherRange;  ///< where
+    SourceRange loadRange;   ///< the load call
 };
 
 class Checker
@@ -119,15 +119,13 @@ public:
     Value foldCompare(ast::CmpOpKind op, const Value& a, const Value& b, SourceRange r);
     Value arith(ast::BinOpKind op, const Value& a, const Value& b, const ast::Expr* ea, const ast::Expr* eb,
                 SourceRange r);
-    Value pointerArith(ast::BinOpKind op, const Value& a, const Value& b, const ast::Expr* ea,
-                       const ast::Expr* eb, SourceRange r);
-    bool promote(const char* opText, const Value& a, const Value& b, bool divOrMod, SourceRange r,
-                 ir::Elem& out);
+    Value pointerArith(ast::BinOpKind op, const Value& a, const Value& b, const ast::Expr* ea, const ast::Expr* eb,
+                       SourceRange r);
+    bool promote(const char* opText, const Value& a, const Value& b, bool divOrMod, SourceRange r, ir::Elem& out);
     Value elementwise(ir::OpKind k, const Value& a, const Value& b, ir::Elem computeElem, ir::Elem resultElem,
                       const ast::Expr* ea, const ast::Expr* eb, SourceRange r);
     Value unaryOp(ir::OpKind k, const Value& a, SourceRange r);
-    Value logical(bool isAnd, const Value& a, const Value& b, const ast::Expr* ea, const ast::Expr* eb,
-                  SourceRange r);
+    Value logical(bool isAnd, const Value& a, const Value& b, const ast::Expr* ea, const ast::Expr* eb, SourceRange r);
     bool checkPrecedenceTrap(const ast::Expr& compare);
 
     // --- names ---
@@ -168,8 +166,8 @@ public:
     Value callJit(const ast::FunctionDef& fn, CallArgs& c);
     Value callBuiltin(const std::string& name, CallArgs& c);
     Value callMethod(const Value& m, CallArgs& c);
-    bool bind(const CallArgs& c, const std::string& fnName, const std::vector<const char*>& params,
-              size_t required, Bound& out);
+    bool bind(const CallArgs& c, const std::string& fnName, const std::vector<const char*>& params, size_t required,
+              Bound& out);
     std::optional<int64_t> constInt(const Value& v, const ast::Expr* e, SourceRange r, const std::string& what);
     std::optional<std::vector<int64_t>> constShape(const Value& v, const ast::Expr* e, SourceRange r,
                                                    const std::string& what);
@@ -235,17 +233,17 @@ public:
     int m_errors = 0;
     std::vector<ir::Region*> m_regions;
     std::vector<Scope> m_scopes;
-    std::map<std::string, Value> m_globals;        ///< evaluated module-level constexprs
-    std::set<std::string> m_globalsInProgress;     ///< cycle guard
-    std::set<ir::ValueId> m_pidDerived;            ///< values that depend on tl.program_id
-    std::set<ir::ValueId> m_pidBlock;              ///< program_id · constexpr (a block index), and what it feeds
-    std::set<ir::ValueId> m_wrapped;               ///< values computed through `%` (offsets wrapped in bounds)
-    std::map<ir::ValueId, LoadFact> m_loads;       ///< loads (and their casts) for the neutral-element warning
-    std::map<ir::ValueId, ir::ValueId> m_castOf;   ///< cast result → its operand
-    std::vector<std::string> m_sizeParams;         ///< integer runtime parameters (a size argument)
-    bool m_warnedNoMask = false;                   ///< one no-mask warning per kernel
+    std::map<std::string, Value> m_globals;           ///< evaluated module-level constexprs
+    std::set<std::string> m_globalsInProgress;        ///< cycle guard
+    std::set<ir::ValueId> m_pidDerived;               ///< values that depend on tl.program_id
+    std::set<ir::ValueId> m_pidBlock;                 ///< program_id · constexpr (a block index), and what it feeds
+    std::set<ir::ValueId> m_wrapped;                  ///< values computed through `%` (offsets wrapped in bounds)
+    std::map<ir::ValueId, LoadFact> m_loads;          ///< loads (and their casts) for the neutral-element warning
+    std::map<ir::ValueId, ir::ValueId> m_castOf;      ///< cast result → its operand
+    std::vector<std::string> m_sizeParams;            ///< integer runtime parameters (a size argument)
+    bool m_warnedNoMask = false;                      ///< one no-mask warning per kernel
     std::vector<const ast::FunctionDef*> m_callStack; ///< inlined jit functions (recursion guard)
-    int m_suppress = 0;                            ///< > 0 while diagnostics are discarded
+    int m_suppress = 0;                               ///< > 0 while diagnostics are discarded
 };
 
 /// Same abstract value (same IR value, same constexpr, same parts).

@@ -1,8 +1,8 @@
 // Control flow as code_generator.py builds it: constexpr `if` folds; a runtime `if` becomes an If whose
 // results are the names assigned in its branches (types must agree); `for` over range/tl.range becomes a For
 // whose carried values are the names assigned in the body that were defined before it (their dtype and shape
-// must not change, loops.cpp); tl.static_range unrolls; `while` becomes a While. An early `return` under a runtime `if` in
-// the kernel itself puts the rest of the kernel into the other branch.
+// must not change, loops.cpp); tl.static_range unrolls; `while` becomes a While. An early `return` under a runtime `if`
+// in the kernel itself puts the rest of the kernel into the other branch.
 #include "engine/triton/check/checker_impl.h"
 #include "engine/triton/check/types.h"
 
@@ -38,7 +38,8 @@ void collectAssigned(const ast::Body& body, std::vector<std::string>& out)
                 collectTargets(*t, out);
             }
             break;
-        default: break;
+        default:
+            break;
         }
         collectAssigned(s->body, out);
         collectAssigned(s->orelse, out);
@@ -71,18 +72,27 @@ bool sameValue(const Value& a, const Value& b)
         return false;
     }
     switch (a.kind) {
-    case VKind::Tensor: return a.id == b.id;
-    case VKind::Int: return a.i == b.i;
-    case VKind::Float: return a.f == b.f;
-    case VKind::Bool: return a.b == b.b;
-    case VKind::Str: return a.s == b.s;
-    case VKind::DType: return a.type == b.type;
+    case VKind::Tensor:
+        return a.id == b.id;
+    case VKind::Int:
+        return a.i == b.i;
+    case VKind::Float:
+        return a.f == b.f;
+    case VKind::Bool:
+        return a.b == b.b;
+    case VKind::Str:
+        return a.s == b.s;
+    case VKind::DType:
+        return a.type == b.type;
     case VKind::None:
-    case VKind::Error: return true;
+    case VKind::Error:
+        return true;
     case VKind::JitFn:
-    case VKind::PyFn: return a.fn == b.fn;
+    case VKind::PyFn:
+        return a.fn == b.fn;
     case VKind::Module:
-    case VKind::Func: return a.s == b.s;
+    case VKind::Func:
+        return a.s == b.s;
     case VKind::Tuple:
     case VKind::BlockPtr:
         if (a.elems.size() != b.elems.size() || a.blockShape != b.blockShape || a.order != b.order) {
@@ -94,7 +104,8 @@ bool sameValue(const Value& a, const Value& b)
             }
         }
         return true;
-    default: return false;
+    default:
+        return false;
     }
 }
 
@@ -128,7 +139,6 @@ Value rebuild(const Value& shape, const std::vector<Value>& parts, size_t& pos)
     }
     return v;
 }
-
 
 std::vector<std::string> Checker::carriedNames(const ast::Body& body)
 {
@@ -400,7 +410,9 @@ void Checker::execFor(const ast::Stmt& s)
         std::vector<Value> iters;
         for (int k = 0; k < 3; ++k) {
             const Value& v = k == 0 ? lb : k == 1 ? ub : step;
-            const ast::Expr* e = k == 0 ? (b.has(1) ? b.e[0] : nullptr) : k == 1 ? (b.has(1) ? b.e[1] : b.e[0]) : b.e[2];
+            const ast::Expr* e = k == 0   ? (b.has(1) ? b.e[0] : nullptr)
+                                 : k == 1 ? (b.has(1) ? b.e[1] : b.e[0])
+                                          : b.e[2];
             if (v.isTensor()) {
                 if (e && e->kind == ast::ExprKind::Name && scope().runtimeParams.count(e->id)) {
                     error(DiagId::NotConstexprParam, e->range, {e->id});

@@ -192,8 +192,8 @@ std::optional<std::vector<int64_t>> Checker::broadcastShape(const Value& a, cons
     size_t n = std::max(sa.size(), sb.size());
     int64_t da = bad + sa.size() >= n ? sa[bad + sa.size() - n] : 1;
     int64_t db = bad + sb.size() >= n ? sb[bad + sb.size() - n] : 1;
-    std::string why = "axis " + std::to_string(bad) + " has " + std::to_string(da) + " against " +
-                      std::to_string(db) + " (extents must be equal, or 1 to be stretched)";
+    std::string why = "axis " + std::to_string(bad) + " has " + std::to_string(da) + " against " + std::to_string(db) +
+                      " (extents must be equal, or 1 to be stretched)";
     if (sa.size() == 1 && sb.size() == 1) {
         why += "; to combine every pair, make one a column: " + ta + "[:, None]";
     }

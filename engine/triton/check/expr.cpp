@@ -16,11 +16,11 @@ namespace {
 const std::map<std::string, Elem>& dtypeNames()
 {
     static const std::map<std::string, Elem> m = {
-        {"int1", Elem::I1},      {"int8", Elem::I8},       {"int16", Elem::I16},    {"int32", Elem::I32},
-        {"int64", Elem::I64},    {"uint8", Elem::U8},      {"uint16", Elem::U16},   {"uint32", Elem::U32},
-        {"uint64", Elem::U64},   {"float16", Elem::F16},   {"bfloat16", Elem::BF16}, {"float32", Elem::F32},
-        {"float64", Elem::F64},  {"fp16", Elem::F16},      {"bf16", Elem::BF16},    {"fp32", Elem::F32},
-        {"fp64", Elem::F64},     {"bool", Elem::I1},
+        {"int1", Elem::I1},     {"int8", Elem::I8},     {"int16", Elem::I16},     {"int32", Elem::I32},
+        {"int64", Elem::I64},   {"uint8", Elem::U8},    {"uint16", Elem::U16},    {"uint32", Elem::U32},
+        {"uint64", Elem::U64},  {"float16", Elem::F16}, {"bfloat16", Elem::BF16}, {"float32", Elem::F32},
+        {"float64", Elem::F64}, {"fp16", Elem::F16},    {"bf16", Elem::BF16},     {"fp32", Elem::F32},
+        {"fp64", Elem::F64},    {"bool", Elem::I1},
     };
     return m;
 }
@@ -28,10 +28,10 @@ const std::map<std::string, Elem>& dtypeNames()
 const std::set<std::string>& tensorMethods()
 {
     static const std::set<std::string> s = {
-        "to",      "reshape", "view",   "trans",  "permute", "expand_dims", "broadcast_to", "sum",   "max",
-        "min",     "argmax",  "argmin", "xor_sum", "exp",    "exp2",        "log",          "log2",  "sqrt",
-        "rsqrt",   "abs",     "sigmoid", "cumsum", "cumprod", "floor",      "ceil",         "sin",   "cos",
-        "erf",     "ravel",   "softmax", "logical_and", "logical_or", "sqrt_rn",
+        "to",    "reshape", "view",    "trans",       "permute",    "expand_dims", "broadcast_to", "sum",  "max",
+        "min",   "argmax",  "argmin",  "xor_sum",     "exp",        "exp2",        "log",          "log2", "sqrt",
+        "rsqrt", "abs",     "sigmoid", "cumsum",      "cumprod",    "floor",       "ceil",         "sin",  "cos",
+        "erf",   "ravel",   "softmax", "logical_and", "logical_or", "sqrt_rn",
     };
     return s;
 }
@@ -39,9 +39,10 @@ const std::set<std::string>& tensorMethods()
 const std::set<std::string>& dtypeMethods()
 {
     static const std::set<std::string> s = {
-        "is_floating", "is_int",  "is_int_signed", "is_int_unsigned", "is_fp16", "is_bf16", "is_fp32",
-        "is_fp64",     "is_ptr",  "is_bool",       "is_int1",         "is_int8", "is_int16", "is_int32",
-        "is_int64",    "is_uint8", "is_uint16",    "is_uint32",       "is_uint64", "is_standard_floating",
+        "is_floating", "is_int",    "is_int_signed", "is_int_unsigned", "is_fp16",
+        "is_bf16",     "is_fp32",   "is_fp64",       "is_ptr",          "is_bool",
+        "is_int1",     "is_int8",   "is_int16",      "is_int32",        "is_int64",
+        "is_uint8",    "is_uint16", "is_uint32",     "is_uint64",       "is_standard_floating",
     };
     return s;
 }
@@ -51,29 +52,43 @@ const std::set<std::string>& dtypeMethods()
 Value Checker::eval(const ast::Expr& e)
 {
     switch (e.kind) {
-    case ExprKind::Name: return evalName(e);
+    case ExprKind::Name:
+        return evalName(e);
     case ExprKind::Constant:
         switch (e.constant.kind) {
-        case ast::Constant::Kind::None: return Value::none();
-        case ast::Constant::Kind::Bool: return Value::ofBool(e.constant.boolValue);
-        case ast::Constant::Kind::Int: return Value::ofInt(e.constant.intValue);
-        case ast::Constant::Kind::Float: return Value::ofFloat(e.constant.floatValue);
-        case ast::Constant::Kind::Str: return Value::ofStr(e.constant.strValue);
-        case ast::Constant::Kind::Ellipsis: return error(DiagId::Unsupported, e.range, {"`...`", ""});
+        case ast::Constant::Kind::None:
+            return Value::none();
+        case ast::Constant::Kind::Bool:
+            return Value::ofBool(e.constant.boolValue);
+        case ast::Constant::Kind::Int:
+            return Value::ofInt(e.constant.intValue);
+        case ast::Constant::Kind::Float:
+            return Value::ofFloat(e.constant.floatValue);
+        case ast::Constant::Kind::Str:
+            return Value::ofStr(e.constant.strValue);
+        case ast::Constant::Kind::Ellipsis:
+            return error(DiagId::Unsupported, e.range, {"`...`", ""});
         }
         break;
-    case ExprKind::Attribute: return evalAttribute(e);
-    case ExprKind::Subscript: return evalSubscript(e);
-    case ExprKind::Call: return evalCall(e);
+    case ExprKind::Attribute:
+        return evalAttribute(e);
+    case ExprKind::Subscript:
+        return evalSubscript(e);
+    case ExprKind::Call:
+        return evalCall(e);
     case ExprKind::BinOp: {
         Value a = eval(*e.left);
         Value b = eval(*e.right);
         return binary(e.binOp, a, b, e.left.get(), e.right.get(), e.range);
     }
-    case ExprKind::UnaryOp: return evalUnary(e);
-    case ExprKind::BoolOp: return evalBoolOp(e);
-    case ExprKind::Compare: return evalCompare(e);
-    case ExprKind::IfExp: return evalIfExp(e);
+    case ExprKind::UnaryOp:
+        return evalUnary(e);
+    case ExprKind::BoolOp:
+        return evalBoolOp(e);
+    case ExprKind::Compare:
+        return evalCompare(e);
+    case ExprKind::IfExp:
+        return evalIfExp(e);
     case ExprKind::Tuple:
     case ExprKind::List: {
         std::vector<Value> elems;
@@ -87,9 +102,12 @@ Value Checker::eval(const ast::Expr& e)
         }
         return bad ? Value::error() : Value::tuple(std::move(elems));
     }
-    case ExprKind::Dict: return error(DiagId::Unsupported, e.range, {"a dict", ""});
-    case ExprKind::Lambda: return error(DiagId::Unsupported, e.range, {"a lambda", ""});
-    case ExprKind::Starred: return error(DiagId::Unsupported, e.range, {"unpacking with `*`", ""});
+    case ExprKind::Dict:
+        return error(DiagId::Unsupported, e.range, {"a dict", ""});
+    case ExprKind::Lambda:
+        return error(DiagId::Unsupported, e.range, {"a lambda", ""});
+    case ExprKind::Starred:
+        return error(DiagId::Unsupported, e.range, {"unpacking with `*`", ""});
     }
     return error(DiagId::Internal, e.range, {"unknown expression"});
 }
@@ -120,8 +138,8 @@ Value Checker::evalAttribute(const ast::Expr& e)
                 return Value::func("math." + a);
             }
             std::vector<std::string> names(fns.begin(), fns.end());
-            return error(DiagId::UnknownTl, e.range, {"math." + a, "Python's math module (on constexprs)",
-                                                      didYouMean(closestName(a, names))});
+            return error(DiagId::UnknownTl, e.range,
+                         {"math." + a, "Python's math module (on constexprs)", didYouMean(closestName(a, names))});
         }
         if (obj.s == "triton") {
             if (a == "language") {
@@ -130,8 +148,9 @@ Value Checker::evalAttribute(const ast::Expr& e)
             if (a == "cdiv" || a == "next_power_of_2" || a == "jit") {
                 return Value::func("triton." + a);
             }
-            return error(DiagId::UnknownTl, e.range,
-                         {"triton." + a, "triton", didYouMean(closestName(a, {"cdiv", "next_power_of_2", "language"}))});
+            return error(
+                DiagId::UnknownTl, e.range,
+                {"triton." + a, "triton", didYouMean(closestName(a, {"cdiv", "next_power_of_2", "language"}))});
         }
         auto dt = dtypeNames().find(a);
         if (dt != dtypeNames().end() && a != "bool" && a.rfind("fp", 0) != 0 && a != "bf16") {
@@ -166,7 +185,8 @@ Value Checker::evalAttribute(const ast::Expr& e)
         }
         if (a == "T") {
             if (obj.type.shape.size() != 2) {
-                return error(DiagId::TransPerm, e.range, {"`.T`", std::to_string(obj.type.shape.size()), exprText(*e.value)});
+                return error(DiagId::TransPerm, e.range,
+                             {"`.T`", std::to_string(obj.type.shape.size()), exprText(*e.value)});
             }
             return trans(obj, {1, 0}, e.range);
         }
@@ -246,7 +266,10 @@ Value Checker::evalSubscript(const ast::Expr& e)
     std::string text = exprText(e);
     for (const ast::SliceItem& it : e.slices) {
         switch (it.kind) {
-        case ast::SliceItem::Kind::NewAxis: cur = expandDims(cur, static_cast<int64_t>(axis), e.range); ++axis; break;
+        case ast::SliceItem::Kind::NewAxis:
+            cur = expandDims(cur, static_cast<int64_t>(axis), e.range);
+            ++axis;
+            break;
         case ast::SliceItem::Kind::Slice:
             if (it.lower || it.upper || it.step) {
                 return error(DiagId::SliceIndex, it.range, {text});
@@ -260,7 +283,8 @@ Value Checker::evalSubscript(const ast::Expr& e)
             std::string idx = it.index ? exprText(*it.index) : "0";
             return error(DiagId::IntIndex, it.range, {text, idx, exprText(*e.value)});
         }
-        case ast::SliceItem::Kind::Ellipsis: return error(DiagId::SliceIndex, it.range, {text});
+        case ast::SliceItem::Kind::Ellipsis:
+            return error(DiagId::SliceIndex, it.range, {text});
         }
         if (cur.isError()) {
             return cur;
@@ -409,7 +433,8 @@ Value Checker::evalUnary(const ast::Expr& e)
         return a;
     }
     switch (e.unaryOp) {
-    case ast::UnaryOpKind::Pos: return a;
+    case ast::UnaryOpKind::Pos:
+        return a;
     case ast::UnaryOpKind::Neg:
         if (a.kind == VKind::Int || a.kind == VKind::Bool) {
             return Value::ofInt(-(a.kind == VKind::Bool ? (a.b ? 1 : 0) : a.i));

@@ -10,12 +10,18 @@ namespace {
 std::string constantText(const ast::Constant& c)
 {
     switch (c.kind) {
-    case ast::Constant::Kind::None: return "None";
-    case ast::Constant::Kind::Bool: return c.boolValue ? "True" : "False";
-    case ast::Constant::Kind::Int: return std::to_string(c.intValue);
-    case ast::Constant::Kind::Float: return Value::ofFloat(c.floatValue).describe();
-    case ast::Constant::Kind::Str: return "'" + c.strValue + "'";
-    case ast::Constant::Kind::Ellipsis: return "...";
+    case ast::Constant::Kind::None:
+        return "None";
+    case ast::Constant::Kind::Bool:
+        return c.boolValue ? "True" : "False";
+    case ast::Constant::Kind::Int:
+        return std::to_string(c.intValue);
+    case ast::Constant::Kind::Float:
+        return Value::ofFloat(c.floatValue).describe();
+    case ast::Constant::Kind::Str:
+        return "'" + c.strValue + "'";
+    case ast::Constant::Kind::Ellipsis:
+        return "...";
     }
     return "?";
 }
@@ -32,9 +38,12 @@ std::string joined(const std::vector<ast::ExprPtr>& es)
 std::string sliceText(const ast::SliceItem& it)
 {
     switch (it.kind) {
-    case ast::SliceItem::Kind::Index: return it.index ? exprText(*it.index) : "";
-    case ast::SliceItem::Kind::NewAxis: return "None";
-    case ast::SliceItem::Kind::Ellipsis: return "...";
+    case ast::SliceItem::Kind::Index:
+        return it.index ? exprText(*it.index) : "";
+    case ast::SliceItem::Kind::NewAxis:
+        return "None";
+    case ast::SliceItem::Kind::Ellipsis:
+        return "...";
     case ast::SliceItem::Kind::Slice: {
         std::string s = (it.lower ? exprText(*it.lower) : "") + ":" + (it.upper ? exprText(*it.upper) : "");
         if (it.step) {
@@ -49,9 +58,12 @@ std::string sliceText(const ast::SliceItem& it)
 std::string bare(const ast::Expr& e)
 {
     switch (e.kind) {
-    case ast::ExprKind::Name: return e.id;
-    case ast::ExprKind::Constant: return constantText(e.constant);
-    case ast::ExprKind::Attribute: return (e.value ? exprText(*e.value) : "") + "." + e.id;
+    case ast::ExprKind::Name:
+        return e.id;
+    case ast::ExprKind::Constant:
+        return constantText(e.constant);
+    case ast::ExprKind::Attribute:
+        return (e.value ? exprText(*e.value) : "") + "." + e.id;
     case ast::ExprKind::Subscript: {
         std::string s = (e.value ? exprText(*e.value) : "") + "[";
         for (size_t i = 0; i < e.slices.size(); ++i) {
@@ -89,11 +101,16 @@ std::string bare(const ast::Expr& e)
     }
     case ast::ExprKind::IfExp:
         return exprText(*e.left) + " if " + exprText(*e.test) + " else " + exprText(*e.right);
-    case ast::ExprKind::Tuple: return e.elts.size() == 1 ? joined(e.elts) + "," : joined(e.elts);
-    case ast::ExprKind::List: return "[" + joined(e.elts) + "]";
-    case ast::ExprKind::Dict: return "{…}";
-    case ast::ExprKind::Lambda: return "lambda …";
-    case ast::ExprKind::Starred: return "*" + exprText(*e.left);
+    case ast::ExprKind::Tuple:
+        return e.elts.size() == 1 ? joined(e.elts) + "," : joined(e.elts);
+    case ast::ExprKind::List:
+        return "[" + joined(e.elts) + "]";
+    case ast::ExprKind::Dict:
+        return "{…}";
+    case ast::ExprKind::Lambda:
+        return "lambda …";
+    case ast::ExprKind::Starred:
+        return "*" + exprText(*e.left);
     }
     return "?";
 }

@@ -73,8 +73,8 @@ std::vector<ir::ValueId> Checker::carriedYields(const Carried& c, SourceRange r,
             now = toTensor(now, r);
         }
         std::vector<Value> parts;
-        bool ok = !now.isError() && now.kind == c.shapes[i].kind && flatten(now, parts) &&
-                  parts.size() == initParts.size();
+        bool ok =
+            !now.isError() && now.kind == c.shapes[i].kind && flatten(now, parts) && parts.size() == initParts.size();
         if (!ok) {
             if (!now.isError()) {
                 error(DiagId::LoopCarriedKind, r, {name, c.shapes[i].describe()});
@@ -89,14 +89,14 @@ std::vector<ir::ValueId> Checker::carriedYields(const Carried& c, SourceRange r,
             const ir::Type& a = initParts[k].type;
             const ir::Type& b = parts[k].type;
             if (!(a == b)) {
-                std::string fix =
-                    b.shape.empty() && !a.shape.empty()
-                        ? "to carry a scalar, initialise it as one before the loop (e.g. `" + name +
-                              " = 0.0`), or keep the tile in the loop and reduce it after the loop"
-                    : a.shape != b.shape ? "initialise it with the shape it has after the body, e.g. tl.zeros(" +
-                                               shapeText(b.shape) + ", dtype=" + dtypeName(a) + ")"
-                                         : "cast the new value back with `.to(" + dtypeName(a) + ")`, or initialise `" +
-                                               name + "` as " + dtypeName(b);
+                std::string fix = b.shape.empty() && !a.shape.empty()
+                                      ? "to carry a scalar, initialise it as one before the loop (e.g. `" + name +
+                                            " = 0.0`), or keep the tile in the loop and reduce it after the loop"
+                                  : a.shape != b.shape
+                                      ? "initialise it with the shape it has after the body, e.g. tl.zeros(" +
+                                            shapeText(b.shape) + ", dtype=" + dtypeName(a) + ")"
+                                      : "cast the new value back with `.to(" + dtypeName(a) + ")`, or initialise `" +
+                                            name + "` as " + dtypeName(b);
                 SourceRange where = m_fn.values[static_cast<size_t>(parts[k].id)].range;
                 DiagNote n;
                 n.range = m_fn.values[static_cast<size_t>(initParts[k].id)].range;

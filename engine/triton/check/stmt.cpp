@@ -30,13 +30,27 @@ void Checker::exec(const ast::Stmt& s, const ast::Body& body, size_t index)
             eval(*s.value);
         }
         return;
-    case StmtKind::Assign: execAssign(s); return;
-    case StmtKind::AugAssign: execAugAssign(s); return;
-    case StmtKind::AnnAssign: execAnnAssign(s); return;
-    case StmtKind::Return: execReturn(s); return;
-    case StmtKind::If: execIf(s, body, index); return;
-    case StmtKind::For: execFor(s); return;
-    case StmtKind::While: execWhile(s); return;
+    case StmtKind::Assign:
+        execAssign(s);
+        return;
+    case StmtKind::AugAssign:
+        execAugAssign(s);
+        return;
+    case StmtKind::AnnAssign:
+        execAnnAssign(s);
+        return;
+    case StmtKind::Return:
+        execReturn(s);
+        return;
+    case StmtKind::If:
+        execIf(s, body, index);
+        return;
+    case StmtKind::For:
+        execFor(s);
+        return;
+    case StmtKind::While:
+        execWhile(s);
+        return;
     case StmtKind::Break:
     case StmtKind::Continue:
         error(DiagId::Unsupported, s.range,
@@ -44,7 +58,8 @@ void Checker::exec(const ast::Stmt& s, const ast::Body& body, size_t index)
                " (Triton 3.6 refuses break/continue in loops): use a `while` whose condition ends the loop, or "
                "mask the rest of the iteration"});
         return;
-    case StmtKind::Pass: return;
+    case StmtKind::Pass:
+        return;
     case StmtKind::Assert: {
         Value t = s.test ? eval(*s.test) : Value::error();
         if (t.isError()) {
@@ -64,8 +79,11 @@ void Checker::exec(const ast::Stmt& s, const ast::Body& body, size_t index)
         }
         return;
     }
-    case StmtKind::FunctionDef: error(DiagId::Unsupported, s.range, {"a nested `def`", ": define helpers at top level with @triton.jit"}); return;
-    case StmtKind::Import: return;
+    case StmtKind::FunctionDef:
+        error(DiagId::Unsupported, s.range, {"a nested `def`", ": define helpers at top level with @triton.jit"});
+        return;
+    case StmtKind::Import:
+        return;
     case StmtKind::Other:
         error(DiagId::Unsupported, s.range, {"the `" + s.keyword + "` statement", ""});
         return;
@@ -126,7 +144,8 @@ void Checker::assignTarget(const ast::Expr& target, const Value& v, bool doSanit
                "tensors are immutable in Triton; build the new tile with tl.where(offs == i, value, x)"});
         return;
     case ast::ExprKind::Attribute:
-        error(DiagId::AssignTarget, target.range, {"`" + exprText(target) + "`", "attribute assignment is not supported in Triton"});
+        error(DiagId::AssignTarget, target.range,
+              {"`" + exprText(target) + "`", "attribute assignment is not supported in Triton"});
         return;
     default:
         error(DiagId::AssignTarget, target.range, {"`" + exprText(target) + "`", "not a name"});
@@ -149,7 +168,8 @@ void Checker::execAnnAssign(const ast::Stmt& s)
     }
     Value v = eval(*s.value);
     const ast::Expr* a = s.annotation.get();
-    bool isConst = a && ((a->kind == ast::ExprKind::Attribute || a->kind == ast::ExprKind::Name) && a->id == "constexpr");
+    bool isConst =
+        a && ((a->kind == ast::ExprKind::Attribute || a->kind == ast::ExprKind::Name) && a->id == "constexpr");
     if (!isConst) {
         assignTarget(*s.targets[0], v, true);
         return;
@@ -167,7 +187,8 @@ void Checker::execAugAssign(const ast::Stmt& s)
     const ast::Expr& t = *s.targets[0];
     if (t.kind != ast::ExprKind::Name) {
         assignTarget(t, Value::error(), false);
-        error(DiagId::AssignTarget, t.range, {"`" + exprText(t) + "`", "only names can be updated with an augmented assignment"});
+        error(DiagId::AssignTarget, t.range,
+              {"`" + exprText(t) + "`", "only names can be updated with an augmented assignment"});
         return;
     }
     Value cur = lookup(t.id, t.range);

@@ -25,11 +25,16 @@ bool isUnsignedInt(Elem e)
 int mantissaWidth(Elem e)
 {
     switch (e) {
-    case Elem::F16: return 10;
-    case Elem::BF16: return 7;
-    case Elem::F32: return 23;
-    case Elem::F64: return 52;
-    default: return 0;
+    case Elem::F16:
+        return 10;
+    case Elem::BF16:
+        return 7;
+    case Elem::F32:
+        return 23;
+    case Elem::F64:
+        return 52;
+    default:
+        return 0;
     }
 }
 

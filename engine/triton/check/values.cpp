@@ -130,7 +130,8 @@ bool Value::isConstexpr() const
     case VKind::Float:
     case VKind::Bool:
     case VKind::Str:
-    case VKind::DType: return true;
+    case VKind::DType:
+        return true;
     case VKind::Tuple:
         for (const Value& e : elems) {
             if (!e.isConstexpr()) {
@@ -138,30 +139,42 @@ bool Value::isConstexpr() const
             }
         }
         return true;
-    default: return false;
+    default:
+        return false;
     }
 }
 
 bool Value::truthy() const
 {
     switch (kind) {
-    case VKind::Int: return i != 0;
-    case VKind::Float: return f != 0;
-    case VKind::Bool: return b;
-    case VKind::Str: return !s.empty();
-    case VKind::Tuple: return !elems.empty();
-    case VKind::None: return false;
-    default: return true;
+    case VKind::Int:
+        return i != 0;
+    case VKind::Float:
+        return f != 0;
+    case VKind::Bool:
+        return b;
+    case VKind::Str:
+        return !s.empty();
+    case VKind::Tuple:
+        return !elems.empty();
+    case VKind::None:
+        return false;
+    default:
+        return true;
     }
 }
 
 double Value::asDouble() const
 {
     switch (kind) {
-    case VKind::Int: return static_cast<double>(i);
-    case VKind::Float: return f;
-    case VKind::Bool: return b ? 1 : 0;
-    default: return 0;
+    case VKind::Int:
+        return static_cast<double>(i);
+    case VKind::Float:
+        return f;
+    case VKind::Bool:
+        return b ? 1 : 0;
+    default:
+        return 0;
     }
 }
 
@@ -187,14 +200,22 @@ std::string floatText(double f)
 std::string Value::describe() const
 {
     switch (kind) {
-    case VKind::Error: return "an erroneous value";
-    case VKind::Absent: return "nothing";
-    case VKind::None: return "None";
-    case VKind::Int: return std::to_string(i);
-    case VKind::Float: return floatText(f);
-    case VKind::Bool: return b ? "True" : "False";
-    case VKind::Str: return "'" + s + "'";
-    case VKind::DType: return dtypeName(type);
+    case VKind::Error:
+        return "an erroneous value";
+    case VKind::Absent:
+        return "nothing";
+    case VKind::None:
+        return "None";
+    case VKind::Int:
+        return std::to_string(i);
+    case VKind::Float:
+        return floatText(f);
+    case VKind::Bool:
+        return b ? "True" : "False";
+    case VKind::Str:
+        return "'" + s + "'";
+    case VKind::DType:
+        return dtypeName(type);
     case VKind::Tuple: {
         std::string t = "(";
         for (size_t k = 0; k < elems.size(); ++k) {
@@ -202,13 +223,20 @@ std::string Value::describe() const
         }
         return t + (elems.size() == 1 ? ",)" : ")");
     }
-    case VKind::Tensor: return type.isScalar() ? "a scalar " + type.str() : "a tile " + type.str();
-    case VKind::BlockPtr: return "a block pointer";
-    case VKind::JitFn: return "the jit function `" + (fn ? fn->name : std::string()) + "`";
-    case VKind::PyFn: return "the Python function `" + (fn ? fn->name : std::string()) + "`";
-    case VKind::Module: return "the module `" + s + "`";
-    case VKind::Func: return "`" + s + "`";
-    case VKind::Method: return "the method `" + s + "`";
+    case VKind::Tensor:
+        return type.isScalar() ? "a scalar " + type.str() : "a tile " + type.str();
+    case VKind::BlockPtr:
+        return "a block pointer";
+    case VKind::JitFn:
+        return "the jit function `" + (fn ? fn->name : std::string()) + "`";
+    case VKind::PyFn:
+        return "the Python function `" + (fn ? fn->name : std::string()) + "`";
+    case VKind::Module:
+        return "the module `" + s + "`";
+    case VKind::Func:
+        return "`" + s + "`";
+    case VKind::Method:
+        return "the method `" + s + "`";
     }
     return "?";
 }
@@ -216,16 +244,26 @@ std::string Value::describe() const
 std::string kindName(const Value& v)
 {
     switch (v.kind) {
-    case VKind::Int: return "int";
-    case VKind::Float: return "float";
-    case VKind::Bool: return "bool";
-    case VKind::Str: return "str";
-    case VKind::None: return "None";
-    case VKind::DType: return "dtype";
-    case VKind::Tuple: return "tuple";
-    case VKind::Tensor: return "tensor";
-    case VKind::BlockPtr: return "block pointer";
-    default: return "value";
+    case VKind::Int:
+        return "int";
+    case VKind::Float:
+        return "float";
+    case VKind::Bool:
+        return "bool";
+    case VKind::Str:
+        return "str";
+    case VKind::None:
+        return "None";
+    case VKind::DType:
+        return "dtype";
+    case VKind::Tuple:
+        return "tuple";
+    case VKind::Tensor:
+        return "tensor";
+    case VKind::BlockPtr:
+        return "block pointer";
+    default:
+        return "value";
     }
 }
 
@@ -241,19 +279,32 @@ std::string shapeText(const std::vector<int64_t>& shape)
 std::string dtypeName(const ir::Type& t)
 {
     switch (t.elem) {
-    case ir::Elem::I1: return "tl.int1";
-    case ir::Elem::I8: return "tl.int8";
-    case ir::Elem::I16: return "tl.int16";
-    case ir::Elem::I32: return "tl.int32";
-    case ir::Elem::I64: return "tl.int64";
-    case ir::Elem::U8: return "tl.uint8";
-    case ir::Elem::U16: return "tl.uint16";
-    case ir::Elem::U32: return "tl.uint32";
-    case ir::Elem::U64: return "tl.uint64";
-    case ir::Elem::F16: return "tl.float16";
-    case ir::Elem::BF16: return "tl.bfloat16";
-    case ir::Elem::F32: return "tl.float32";
-    case ir::Elem::F64: return "tl.float64";
+    case ir::Elem::I1:
+        return "tl.int1";
+    case ir::Elem::I8:
+        return "tl.int8";
+    case ir::Elem::I16:
+        return "tl.int16";
+    case ir::Elem::I32:
+        return "tl.int32";
+    case ir::Elem::I64:
+        return "tl.int64";
+    case ir::Elem::U8:
+        return "tl.uint8";
+    case ir::Elem::U16:
+        return "tl.uint16";
+    case ir::Elem::U32:
+        return "tl.uint32";
+    case ir::Elem::U64:
+        return "tl.uint64";
+    case ir::Elem::F16:
+        return "tl.float16";
+    case ir::Elem::BF16:
+        return "tl.bfloat16";
+    case ir::Elem::F32:
+        return "tl.float32";
+    case ir::Elem::F64:
+        return "tl.float64";
     case ir::Elem::Ptr: {
         ir::Type p;
         p.elem = t.pointee;

@@ -38,40 +38,40 @@ enum class VKind {
 struct Value
 {
     VKind kind = VKind::None;
-    int64_t i = 0;                         ///< Int
-    double f = 0;                          ///< Float
-    bool b = false;                        ///< Bool
-    std::string s;                         ///< Str; Module/Func/Method name
-    ir::Type type;                         ///< Tensor: its type; DType: the dtype (empty shape)
-    ir::ValueId id = ir::kNoValue;         ///< Tensor
-    std::vector<Value> elems;              ///< Tuple; Method: {self}; BlockPtr: {base, shape…, strides…, offsets…}
-    std::vector<int64_t> blockShape;       ///< BlockPtr
-    std::vector<int64_t> order;            ///< BlockPtr
-    const ast::FunctionDef* fn = nullptr;  ///< JitFn, PyFn
-    SourceRange origin;                    ///< Tensor: where its shape came from (for notes)
+    int64_t i = 0;                        ///< Int
+    double f = 0;                         ///< Float
+    bool b = false;                       ///< Bool
+    std::string s;                        ///< Str; Module/Func/Method name
+    ir::Type type;                        ///< Tensor: its type; DType: the dtype (empty shape)
+    ir::ValueId id = ir::kNoValue;        ///< Tensor
+    std::vector<Value> elems;             ///< Tuple; Method: {self}; BlockPtr: {base, shape…, strides…, offsets…}
+    std::vector<int64_t> blockShape;      ///< BlockPtr
+    std::vector<int64_t> order;           ///< BlockPtr
+    const ast::FunctionDef* fn = nullptr; ///< JitFn, PyFn
+    SourceRange origin;                   ///< Tensor: where its shape came from (for notes)
 
-    static Value error();                                   ///< the error value
-    static Value absent();                                  ///< an argument not passed
-    static Value none();                                    ///< None
-    static Value ofInt(int64_t v);                          ///< constexpr int
-    static Value ofFloat(double v);                         ///< constexpr float
-    static Value ofBool(bool v);                            ///< constexpr bool
-    static Value ofStr(std::string v);                      ///< constexpr str
-    static Value ofDType(ir::Type t);                       ///< a dtype
-    static Value ofElem(ir::Elem e);                        ///< a scalar dtype
-    static Value tuple(std::vector<Value> elems);           ///< a tuple
+    static Value error();                                                ///< the error value
+    static Value absent();                                               ///< an argument not passed
+    static Value none();                                                 ///< None
+    static Value ofInt(int64_t v);                                       ///< constexpr int
+    static Value ofFloat(double v);                                      ///< constexpr float
+    static Value ofBool(bool v);                                         ///< constexpr bool
+    static Value ofStr(std::string v);                                   ///< constexpr str
+    static Value ofDType(ir::Type t);                                    ///< a dtype
+    static Value ofElem(ir::Elem e);                                     ///< a scalar dtype
+    static Value tuple(std::vector<Value> elems);                        ///< a tuple
     static Value tensor(ir::ValueId id, ir::Type t, SourceRange origin); ///< an IR value
-    static Value func(std::string name);                    ///< a builtin
-    static Value module(std::string name);                  ///< a module
-    static Value method(std::string name, Value self);      ///< a bound method
+    static Value func(std::string name);                                 ///< a builtin
+    static Value module(std::string name);                               ///< a module
+    static Value method(std::string name, Value self);                   ///< a bound method
 
     bool isError() const { return kind == VKind::Error; }   ///< an error value
     bool isAbsent() const { return kind == VKind::Absent; } ///< not passed
     bool isTensor() const { return kind == VKind::Tensor; } ///< an IR value
-    bool isNumber() const;      ///< constexpr int, float or bool (Python scalars)
-    bool isConstexpr() const;   ///< folded at check time (numbers, str, None, dtype, tuples of constexprs)
-    bool truthy() const;        ///< Python truth of a constexpr
-    double asDouble() const;    ///< a number as double
+    bool isNumber() const;                                  ///< constexpr int, float or bool (Python scalars)
+    bool isConstexpr() const; ///< folded at check time (numbers, str, None, dtype, tuples of constexprs)
+    bool truthy() const;      ///< Python truth of a constexpr
+    double asDouble() const;  ///< a number as double
     /// For messages: "128", "1.5", "True", "'relu'", "tl.float16", "<128xfp32>", "a block pointer", …
     std::string describe() const;
 };
