@@ -905,6 +905,9 @@ TEST(TritonSubset, DecoratorOutsideTheSubsetKeepsItsName)
 TEST(TritonLexer, FileEdges)
 {
     EXPECT_TRUE(parse("").diagnostics.empty());
+    ParseResult bom = parseOk("\xEF\xBB\xBF@triton.jit\ndef k(x):\n    return x\n");
+    ASSERT_EQ(bom.module.jitFunctions().size(), 1u);
+    EXPECT_EQ(bom.module.jitFunctions()[0]->decorators[0].range.begin.column, 1);
     EXPECT_TRUE(parse("# only a comment").diagnostics.empty());
     EXPECT_TRUE(parse("\n\n   \n\t\n").diagnostics.empty());
     ParseResult noNewline = parseOk("@triton.jit\ndef k(x):\n    return x");

@@ -42,6 +42,9 @@ public:
 
     LexResult run()
     {
+        if (m_src.substr(0, 3) == "\xEF\xBB\xBF") {
+            m_src.remove_prefix(3); // a UTF-8 byte-order mark, as editors on Windows write it
+        }
         while (!m_out.error) {
             if (m_atLineStart && m_brackets.empty()) {
                 if (!lineStart()) {
