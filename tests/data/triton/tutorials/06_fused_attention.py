@@ -107,7 +107,7 @@ def _attn_fwd(Q, K, V, sm_scale, M, Out,
     acc = acc / l_i[:, None]
     m_ptrs = M + off_hz * N_CTX + offs_m
     tl.store(m_ptrs, m_i, mask=offs_m < N_CTX)
-    tl.store(O_block_ptr, acc.to(Out.dtype.element_ty), boundary_check=(0, ))
+    tl.store(O_block_ptr, acc.to(Out.type.element_ty), boundary_check=(0, ))
 
 
 def attention_forward(q, k, v, causal, sm_scale):
