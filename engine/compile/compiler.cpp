@@ -3,6 +3,7 @@
 #include "engine/common/hash.h"
 #include "engine/common/paths.h"
 #include "engine/compile/detail/cubin_cache.h"
+#include "engine/compile/detail/nvrtc_child.h"
 #include "engine/compile/detail/nvrtc_log.h"
 #include "engine/compile/detail/signature.h"
 
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
 #include <filesystem>
@@ -21,26 +23,6 @@ namespace {
 
 using engine::ErrorKind;
 using engine::makeError;
-
-// Owns an nvrtcProgram.
-class Program
-{
-public:
-    Program() = default;
-    ~Program()
-    {
-        if (m_prog) {
-            nvrtcDestroyProgram(&m_prog);
-        }
-    }
-    Program(const Program&) = delete;
-    Program& operator=(const Program&) = delete;
-    nvrtcProgram* out() { return &m_prog; }
-    nvrtcProgram get() const { return m_prog; }
-
-private:
-    nvrtcProgram m_prog = nullptr;
-};
 
 // libnvrtc dlopens libnvrtc-builtins by bare name, which only works when the loader's search path happens to
 // contain it. Loading it first by absolute path with RTLD_GLOBAL makes the later bare-name dlopen find it.
@@ -115,6 +97,20 @@ std::string cleanLog(const std::string& log, const std::vector<Diagnostic>& mapp
     return s;
 }
 
+Diagnostic stoppedDiagnostic(const CompileRequest& req, bool timedOut)
+{
+    Diagnostic d;
+    d.file = req.sourceName;
+    d.severity = "error";
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", req.timeoutS);
+    d.message = timedOut ? "compiling took longer than " + std::string(seconds) +
+                               " s and was stopped; a macro or template that expands without bound?"
+                         : "compiling needed more than " + std::to_string(req.memoryLimitBytes >> 20) +
+                               " MiB of memory and was stopped; a macro or template that expands without bound?";
+    return d;
+}
+
 } // namespace
 
 std::string CompileResult::firstError() const
@@ -153,6 +149,15 @@ engine::Expected<CompileResult> compileKernel(const CompileRequest& req)
     CompileResult result;
     result.nvrtcVersion = *version;
     result.arch = "sm_" + std::to_string(req.computeCapability);
+    // Checked before NVRTC (and before the cache): a refused source is never read by the compiler.
+    if (auto problems = checkSource(req.source, req.sourceName); !problems.empty()) {
+        for (const auto& d : problems) {
+            result.log += d.file + "(" + std::to_string(d.line) + "): error: " + d.message + "\n";
+        }
+        result.diagnostics = std::move(problems);
+        result.compileMs = elapsedMs();
+        return result;
+    }
     result.options = {"-arch=" + result.arch, "-lineinfo", "-std=c++17", "-default-device"};
     for (const auto& [name, value] : req.defines) {
         result.options.push_back("-D" + name + "=" + std::to_string(value));
@@ -188,27 +193,32 @@ engine::Expected<CompileResult> compileKernel(const CompileRequest& req)
     }
 
     preloadBuiltins();
-    Program prog;
-    if (const nvrtcResult r = nvrtcCreateProgram(prog.out(), text.c_str(), req.sourceName.c_str(), 0, nullptr, nullptr);
-        r != NVRTC_SUCCESS) {
-        return makeError(ErrorKind::Nvrtc, "NVRTC could not create a program", nvrtcCall("nvrtcCreateProgram", r));
+    const auto timeout = std::chrono::milliseconds(static_cast<int64_t>(std::max(0.001, req.timeoutS) * 1000.0));
+    detail::NvrtcOutcome out = detail::compileInChild(text, req.sourceName, req.kernel, all, timeout, req.memoryLimitBytes);
+    // NVRTC reports its own allocation failure (under the child's limit) as a compile error "out of memory".
+    if (out.status == detail::NvrtcOutcome::Status::Done && out.compileResult != NVRTC_SUCCESS &&
+        out.log.size() < 256 && out.log.find("out of memory") != std::string::npos) {
+        out.status = detail::NvrtcOutcome::Status::Memory;
     }
-    if (const nvrtcResult r = nvrtcAddNameExpression(prog.get(), req.kernel.c_str()); r != NVRTC_SUCCESS) {
-        return makeError(ErrorKind::Nvrtc, "NVRTC rejected the kernel name " + req.kernel,
-                         nvrtcCall("nvrtcAddNameExpression", r));
+    if (out.status == detail::NvrtcOutcome::Status::Timeout || out.status == detail::NvrtcOutcome::Status::Memory) {
+        result.diagnostics.push_back(stoppedDiagnostic(req, out.status == detail::NvrtcOutcome::Status::Timeout));
+        result.log = result.diagnostics.back().file + ": error: " + result.diagnostics.back().message + "\n";
+        result.compileMs = elapsedMs();
+        return result;
     }
-    std::vector<const char*> argv;
-    for (const auto& o : all) {
-        argv.push_back(o.c_str());
+    if (out.status == detail::NvrtcOutcome::Status::ApiFailed) {
+        return makeError(ErrorKind::Nvrtc, "NVRTC could not compile the program",
+                         out.failedCall + " failed: " + out.failedMessage);
     }
-    const nvrtcResult compiled = nvrtcCompileProgram(prog.get(), static_cast<int>(argv.size()), argv.data());
-    std::size_t logSize = 0;
-    nvrtcGetProgramLogSize(prog.get(), &logSize);
-    std::string log(logSize, '\0');
-    if (logSize > 0) {
-        nvrtcGetProgramLog(prog.get(), log.data());
-        log.resize(std::strlen(log.c_str()));
+    if (out.status == detail::NvrtcOutcome::Status::Crashed) {
+        return makeError(ErrorKind::Nvrtc, "NVRTC stopped without finishing the compile",
+                         "the compiling process " + out.failedMessage);
     }
+    std::string& log = out.log;
+    if (out.logCut) {
+        log += "\n[the compiler log was cut at " + std::to_string(detail::kMaxLogBytes >> 20) + " MiB]\n";
+    }
+    const auto compiled = static_cast<nvrtcResult>(out.compileResult);
     const auto parsed = detail::parseDiagnostics(log);
     result.diagnostics = detail::mapSignatureDiagnostics(parsed, req);
     result.log = cleanLog(log, result.diagnostics);
@@ -230,21 +240,15 @@ engine::Expected<CompileResult> compileKernel(const CompileRequest& req)
         result.compileMs = elapsedMs();
         return result;
     }
-    const char* lowered = nullptr;
-    if (const nvrtcResult r = nvrtcGetLoweredName(prog.get(), req.kernel.c_str(), &lowered);
-        r != NVRTC_SUCCESS || !lowered) {
+    if (out.lowered.empty()) {
         return makeError(ErrorKind::Nvrtc, "NVRTC did not report the lowered name of " + req.kernel,
-                         nvrtcCall("nvrtcGetLoweredName", r));
+                         "nvrtcGetLoweredName gave no name");
     }
-    result.loweredName = lowered;
-    std::size_t cubinSize = 0;
-    if (const nvrtcResult r = nvrtcGetCUBINSize(prog.get(), &cubinSize); r != NVRTC_SUCCESS || cubinSize == 0) {
-        return makeError(ErrorKind::Nvrtc, "NVRTC produced no CUBIN", nvrtcCall("nvrtcGetCUBINSize", r));
+    result.loweredName = out.lowered;
+    if (out.cubin.empty()) {
+        return makeError(ErrorKind::Nvrtc, "NVRTC produced no CUBIN", "nvrtcGetCUBIN gave no bytes");
     }
-    result.cubin.resize(cubinSize);
-    if (const nvrtcResult r = nvrtcGetCUBIN(prog.get(), result.cubin.data()); r != NVRTC_SUCCESS) {
-        return makeError(ErrorKind::Nvrtc, "NVRTC could not return the CUBIN", nvrtcCall("nvrtcGetCUBIN", r));
-    }
+    result.cubin = std::move(out.cubin);
     result.resources = detail::parseResources(log, result.loweredName);
     result.ok = true;
     if (req.useCache) {

@@ -15,12 +15,19 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tkm::compile {
 
 /// Compute capability used when there is no GPU (sm_90, the H200's).
 inline constexpr int kDefaultCc = 90;
+/// Largest kernel source compileKernel() accepts [bytes]; exercise kernels are a few KiB.
+inline constexpr std::size_t kMaxSourceBytes = 256 * 1024;
+/// Longest one NVRTC compilation may take before it is stopped [s] (a normal one takes 0.2–5 s).
+inline constexpr double kDefaultCompileTimeoutS = 30.0;
+/// Address space one NVRTC compilation may use before it is stopped [bytes] (a normal one needs under 1 GiB).
+inline constexpr std::size_t kDefaultCompileMemoryBytes = std::size_t(6) << 30;
 
 /// One compiler message, on the learner's own file and line numbers.
 struct Diagnostic
@@ -67,6 +74,8 @@ struct CompileRequest
     bool useCache = true;                   ///< read/write the CUBIN cache
     std::filesystem::path cacheDir;         ///< empty: engine::cacheDir() / "cubin"
     std::vector<std::string> extraOptions;  ///< appended to the option list (tests, experiments)
+    double timeoutS = kDefaultCompileTimeoutS; ///< [s] NVRTC runs in a child process that is killed after this
+    std::size_t memoryLimitBytes = kDefaultCompileMemoryBytes; ///< [bytes] address space of that child
 };
 
 /// Result of a compilation. `ok == false` with diagnostics is a learner error, not an engine Error.
@@ -90,8 +99,17 @@ struct CompileResult
 };
 
 /// Compiles. Engine Error (kind Nvrtc) only when NVRTC itself cannot be used (library missing, out of memory);
-/// a learner's compile error or signature mismatch is a CompileResult with ok == false and diagnostics.
+/// a learner's compile error or signature mismatch is a CompileResult with ok == false and diagnostics. So are a
+/// source that fails checkSource() (NVRTC never sees it) and a compile stopped at `timeoutS` or at
+/// `memoryLimitBytes`, each with one sentence that says so.
 engine::Expected<CompileResult> compileKernel(const CompileRequest& request);
+
+/// What a kernel source must satisfy before NVRTC reads it: at most kMaxSourceBytes, UTF-8 text, and #include
+/// only of the toolkit headers the engine provides (`<cuda_fp16.h>`, `<cuda_bf16.h>`, `<cuda_fp8.h>`,
+/// `<cooperative_groups.h>`, `<cuda_pipeline.h>`, `<mma.h>`, `<cuda/…>`, `<cooperative_groups/…>`, `<cub/…>`):
+/// NVRTC would read any file an #include names and echo it into the log. One error Diagnostic (with line and
+/// column) per problem; empty when the source may be compiled.
+std::vector<Diagnostic> checkSource(std::string_view source, const std::string& sourceName);
 
 /// NVRTC version "major.minor", or an Error when libnvrtc is unusable.
 engine::Expected<std::string> nvrtcVersion();

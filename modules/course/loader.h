@@ -8,12 +8,17 @@
 
 #include "modules/course/model.h"
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace tkm::course {
+
+/// Largest Markdown page (lesson, course summary, exercise prompt) the loader accepts [bytes]: the app renders a
+/// page at once, and a longer one is better split into several lessons.
+inline constexpr std::size_t kMaxMarkdownBytes = 256 * 1024;
 
 /// How bad a problem is.
 enum class Severity { Error, Warning };

@@ -54,6 +54,31 @@ bool portableChar(char c)
            c == '.' || c == '/';
 }
 
+// A file that is not a zip archive at all, or a damaged one (validate's exit code 2: the path is unusable).
+engine::Error unreadable(const fs::path& zipFile, const std::string& what)
+{
+    return makeError(ErrorKind::Io, zipFile.filename().string() + ": " + what);
+}
+
+// The first entry name written twice, read without libzip's consistency check (which stops at the duplicate).
+std::optional<std::string> duplicateEntryName(const fs::path& zipFile)
+{
+    int err = 0;
+    ZipPtr zip(zip_open(zipFile.c_str(), ZIP_RDONLY, &err));
+    if (!zip) {
+        return std::nullopt;
+    }
+    std::set<std::string> seen;
+    const zip_int64_t count = zip_get_num_entries(zip.get(), 0);
+    for (zip_int64_t i = 0; i < count; ++i) {
+        const char* name = zip_get_name(zip.get(), static_cast<zip_uint64_t>(i), ZIP_FL_ENC_GUESS);
+        if (name && !seen.insert(name).second) {
+            return std::string(name);
+        }
+    }
+    return std::nullopt;
+}
+
 // Why an entry name is unsafe, or "" when it is fine. Directory entries end in '/'.
 std::string nameProblem(const std::string& name)
 {
@@ -190,8 +215,14 @@ engine::Expected<CheckedArchive> checkArchive(const fs::path& zipFile, const Arc
 {
     int err = 0;
     zip_t* raw = zip_open(zipFile.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &err);
+    if (!raw && err == ZIP_ER_EXISTS) {
+        // libzip's consistency check refuses a name written twice; say which one, as for any other entry.
+        if (const auto name = duplicateEntryName(zipFile)) {
+            return refuse(zipFile, "entry \"" + *name + "\" appears twice. The pack was refused and nothing was written.");
+        }
+    }
     if (!raw) {
-        return refuse(zipFile, "is not a readable pack file (not a zip archive, or a damaged one); export it again.");
+        return unreadable(zipFile, "is not a readable pack file (not a zip archive, or a damaged one); export it again.");
     }
     ZipPtr zip(raw);
     const zip_int64_t count = zip_get_num_entries(zip.get(), 0);
@@ -207,7 +238,7 @@ engine::Expected<CheckedArchive> checkArchive(const fs::path& zipFile, const Arc
         zip_stat_t st;
         zip_stat_init(&st);
         if (zip_stat_index(zip.get(), u, ZIP_FL_ENC_GUESS, &st) != 0 || !(st.valid & ZIP_STAT_NAME)) {
-            return refuse(zipFile, "entry " + std::to_string(i) + " cannot be read; the file is damaged.");
+            return unreadable(zipFile, "entry " + std::to_string(i) + " cannot be read; the file is damaged.");
         }
         const std::string name = st.name;
         if (auto why = nameProblem(name); !why.empty()) {
@@ -263,7 +294,7 @@ engine::Expected<CheckedArchive> checkArchive(const fs::path& zipFile, const Arc
     ZipFilePtr mf(zip_fopen_index(zip.get(), manifestEntry->index, 0));
     std::string text(manifestEntry->size, '\0');
     if (!mf || zip_fread(mf.get(), text.data(), text.size()) != static_cast<zip_int64_t>(text.size())) {
-        return refuse(zipFile, "pack.json cannot be read; the file is damaged.");
+        return unreadable(zipFile, "pack.json cannot be read; the file is damaged.");
     }
     auto manifest = parseManifest(text, zipFile.filename().string() + ": pack.json");
     if (!manifest) {
@@ -336,8 +367,22 @@ engine::Status extractArchive(const fs::path& zipFile, const CheckedArchive& che
     return {};
 }
 
+std::optional<std::string> keepBothId(const std::string& id, const PackStore& store)
+{
+    for (int n = 2; n < 10000; ++n) {
+        const std::string suffix = "-" + std::to_string(n);
+        // A 63- or 64-character id has no room for the suffix: shorten the base, never the number.
+        const std::string candidate = id.substr(0, 64 - suffix.size()) + suffix;
+        if (isValidPackId(candidate) && candidate != id && !store.contains(candidate)) {
+            return candidate;
+        }
+    }
+    return std::nullopt;
+}
+
 engine::Expected<ImportResult> importPack(const fs::path& zipFile, const PackStore& store, const ImportOptions& options)
 {
+    store.cleanAbandoned();
     auto checked = checkArchive(zipFile, options.limits);
     if (!checked) {
         return checked.error();
@@ -356,13 +401,12 @@ engine::Expected<ImportResult> importPack(const fs::path& zipFile, const PackSto
                                                       "replace or keep both to import it.");
         }
         if (choice == ClashChoice::KeepBoth) {
-            for (int n = 2;; ++n) {
-                const std::string candidate = id + "-" + std::to_string(n);
-                if (isValidPackId(candidate) && !store.contains(candidate)) {
-                    id = candidate;
-                    break;
-                }
+            const auto free = keepBothId(id, store);
+            if (!free) {
+                return makeError(ErrorKind::BadInput, "Every id from \"" + id +
+                                                          "-2\" to \"-9999\" is taken; remove some packs first.");
             }
+            id = *free;
             result.renamed = true;
         }
     }

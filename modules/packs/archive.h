@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,10 @@ struct ImportResult
 /// lists every problem.
 engine::Expected<ImportResult> importPack(const std::filesystem::path& zipFile, const PackStore& store,
                                           const ImportOptions& options = {});
+
+/// The id keep-both gives an incoming pack: the first of "<id>-2", "<id>-3", … not installed, with `id` shortened
+/// so that the result is still a valid pack id (at most 64 characters). nullopt when 9999 tries are all taken.
+std::optional<std::string> keepBothId(const std::string& id, const PackStore& store);
 
 /// A fresh, not yet existing dot-folder name under `parent` ("<parent>/.<stem>-<random>").
 std::filesystem::path uniqueTempPath(const std::filesystem::path& parent, const std::string& stem);

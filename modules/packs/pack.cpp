@@ -1,12 +1,14 @@
 // pack.json parsing and writing (docs/packs.md).
 #include "modules/packs/pack.h"
 
+#include "engine/common/json_safe.h"
 #include "engine/common/paths.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <tuple>
 
 namespace tkm::packs {
@@ -54,28 +56,34 @@ engine::Error bad(std::string_view label, const std::string& what)
 
 engine::Expected<PackInfo> parseManifest(std::string_view json, std::string_view label)
 {
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(json);
-    } catch (const nlohmann::json::parse_error& e) {
-        // nlohmann reports "line L, column C" inside what(); keep it, it is the position the author needs.
-        return bad(label, std::string("is not valid JSON (") + e.what() + "); fix the syntax and try again.");
+    engine::JsonParseResult parsed = engine::parseJson(json);
+    if (!parsed.ok()) {
+        // The position is what the author needs to find the mistake.
+        return bad(label, "is not valid JSON (" + engine::describe(*parsed.error) + "); fix the syntax and try again.");
     }
+    if (!parsed.duplicates.empty()) {
+        return bad(label, "the key \"" + parsed.duplicates.front().key +
+                              "\" appears twice in the same object; keep one.");
+    }
+    const nlohmann::json doc = std::move(parsed.value);
     if (!doc.is_object()) {
         return bad(label, "must be a JSON object with format, id, title, author, created and modules.");
     }
     if (!doc.contains("format") || !doc["format"].is_number_integer()) {
         return bad(label, "needs an integer \"format\" (this version writes format 1).");
     }
+    // Read as the JSON number it is: get<int>() would truncate 4294967297 to 1.
+    const nlohmann::json& format = doc["format"];
+    if (format.is_number_unsigned() && format.get<uint64_t>() > static_cast<uint64_t>(kPackFormat)) {
+        return bad(label, "this pack was made by a newer version of Triton Kernel Mastery (format " + format.dump() +
+                              "); update the app.");
+    }
     PackInfo info;
-    info.format = doc["format"].get<int>();
-    if (info.format > kPackFormat) {
-        return bad(label, "this pack was made by a newer version of Triton Kernel Mastery (format " +
-                              std::to_string(info.format) + "); update the app.");
+    const int64_t formatValue = format.get<int64_t>();
+    if (formatValue < 1) {
+        return bad(label, "\"format\" " + format.dump() + " is not a pack format; use 1.");
     }
-    if (info.format < 1) {
-        return bad(label, "\"format\" " + std::to_string(info.format) + " is not a pack format; use 1.");
-    }
+    info.format = static_cast<int>(formatValue);
     auto text = [&](const char* key, bool required, std::string& out) -> engine::Status {
         if (!doc.contains(key)) {
             if (required) {

@@ -247,9 +247,42 @@ engine::Status PackStore::setEnabled(const std::string& packId, bool enabled)
     return writeDisabledIds(ids);
 }
 
+int PackStore::cleanAbandoned(std::chrono::seconds minAge) const
+{
+    int handled = 0;
+    std::error_code ec;
+    std::vector<fs::path> found;
+    for (const auto& entry : fs::directory_iterator(packsDir(), ec)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.is_directory() && !entry.is_symlink() &&
+            (name.starts_with(".import-") || name.starts_with(".replaced-"))) {
+            found.push_back(entry.path());
+        }
+    }
+    const auto now = fs::file_time_type::clock::now();
+    for (const fs::path& folder : found) {
+        const auto mtime = fs::last_write_time(folder, ec);
+        if (ec || now - mtime < minAge) {
+            continue;
+        }
+        if (folder.filename().string().starts_with(".replaced-")) {
+            // The installed pack was moved aside but the new one never took its place: put it back.
+            auto info = readPack(folder);
+            if (info && isValidPackId(info->id) && !fs::exists(packFolder(info->id), ec)) {
+                fs::rename(folder, packFolder(info->id), ec);
+                handled += ec ? 0 : 1;
+                continue;
+            }
+        }
+        handled += fs::remove_all(folder, ec) > 0 && !ec ? 1 : 0;
+    }
+    return handled;
+}
+
 EffectiveCourse PackStore::effectiveCourse(const fs::path& builtinRoot) const
 {
     EffectiveCourse out;
+    cleanAbandoned();
     auto builtin = course::loadCourse(builtinRoot);
     out.diagnostics = std::move(builtin.diagnostics);
     if (!builtin.course) {

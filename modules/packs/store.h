@@ -8,6 +8,7 @@
 #include "modules/course/model.h"
 #include "modules/packs/pack.h"
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -71,8 +72,15 @@ public:
     /// Enables or disables a pack; kept in `<userDataDir>/packs-state.json`.
     engine::Status setEnabled(const std::string& packId, bool enabled);
 
-    /// The built-in course at `builtinRoot` with enabled packs applied (rule in docs/packs.md).
+    /// The built-in course at `builtinRoot` with enabled packs applied (rule in docs/packs.md). Cleans what
+    /// crashed imports left first (cleanAbandoned()).
     EffectiveCourse effectiveCourse(const std::filesystem::path& builtinRoot) const;
+
+    /// Removes the dot-folders under packs/ (".import-…", ".replaced-…") that an import which crashed left behind,
+    /// when untouched for `minAge` (younger ones may belong to an import still running in another process). A
+    /// ".replaced-…" pack whose own folder is missing (the crash came between the two renames) is put back.
+    /// Returns how many folders were removed or put back.
+    int cleanAbandoned(std::chrono::seconds minAge = std::chrono::hours(1)) const;
 
 private:
     std::vector<std::string> disabledIds() const;

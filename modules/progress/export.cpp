@@ -196,7 +196,7 @@ Expected<std::string> exportCsv(const Store& store)
         CsvRow r = rowFor("drag-match", d.id, d.where, d.atMs);
         r.correct = d.correctCount == d.itemCount ? "1" : "0";
         r.score = std::to_string(d.correctCount) + "/" + std::to_string(d.itemCount);
-        r.detail = d.placement.dump();
+        r.detail = d.placement.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         rows.push_back(std::move(r));
     }
     for (const StepCompletion& s : snap->steps) {
@@ -219,7 +219,7 @@ Expected<std::string> exportCsv(const Store& store)
         r.readBytes = optText(k.dramReadBytes);
         r.storedBytes = optText(k.storedBytes);
         r.device = k.device;
-        r.detail = k.meta.dump();
+        r.detail = k.meta.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         rows.push_back(std::move(r));
     }
     for (const TimeSpan& t : snap->spans) {

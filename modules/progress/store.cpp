@@ -5,7 +5,12 @@
 #include <SQLiteCpp/Statement.h>
 #include <sqlite3.h>
 
+#include <array>
 #include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <optional>
 #include <ctime>
 #include <system_error>
 
@@ -35,31 +40,78 @@ fs::path withSuffix(const fs::path& file, const std::string& suffix)
     return fs::path(file.string() + suffix);
 }
 
+Error tooNew(const fs::path& file, int version)
+{
+    return Error{ErrorKind::TooNew,
+                 "The progress database " + file.string() +
+                     " was written by a newer version of Triton Kernel Mastery (schema " + std::to_string(version) +
+                     "; this version reads up to " + std::to_string(kSchemaVersion) +
+                     "). Update the app, or use another database with --db PATH. The file was not changed.",
+                 {}};
+}
+
+Error foreign(const fs::path& file)
+{
+    return Error{ErrorKind::BadInput,
+                 "The file " + file.string() +
+                     " is an SQLite database of another program, not a progress database. Choose another path with "
+                     "--db PATH; the file was not changed.",
+                 {}};
+}
+
+// user_version straight from the database header (offset 60, big-endian), without SQLite: a refused file then
+// gets no -wal or -shm beside it. nullopt when the file does not start with the SQLite header.
+std::optional<int32_t> headerUserVersion(const fs::path& file)
+{
+    std::ifstream in(file, std::ios::binary);
+    std::array<unsigned char, 64> header{};
+    if (!in.read(reinterpret_cast<char*>(header.data()), header.size()) ||
+        std::memcmp(header.data(), "SQLite format 3", 16) != 0) {
+        return std::nullopt;
+    }
+    const uint32_t v = (uint32_t(header[60]) << 24) | (uint32_t(header[61]) << 16) | (uint32_t(header[62]) << 8) |
+                       uint32_t(header[63]);
+    return static_cast<int32_t>(v);
+}
+
+// Whether the tables that schema `version` has are there (another program may set user_version 1–3 too).
+bool hasTablesOf(SQLite::Database& db, int version)
+{
+    static constexpr std::array<std::pair<int, const char*>, 4> kTables = {
+        {{1, "kernel_runs"}, {1, "quiz_answers"}, {2, "time_spans"}, {3, "activity_values"}}};
+    for (const auto& [since, table] : kTables) {
+        if (version >= since && !db.tableExists(table)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 // Reads the file read-only, so a refused (too new) file is never touched: not even switched to WAL.
 Expected<Probe> probeExisting(const fs::path& file, int busyTimeoutMs, std::string& why)
 {
+    if (const auto version = headerUserVersion(file)) {
+        if (*version > kSchemaVersion) {
+            return tooNew(file, *version);
+        }
+        if (*version < 0) {
+            return foreign(file);
+        }
+    }
     try {
         SQLite::Database db(file.string(), SQLite::OPEN_READONLY, busyTimeoutMs);
         const int version = schemaVersionOf(db);
         if (version > kSchemaVersion) {
-            return Error{ErrorKind::TooNew,
-                         "The progress database " + file.string() +
-                             " was written by a newer version of Triton Kernel Mastery (schema " +
-                             std::to_string(version) + "; this version reads up to " + std::to_string(kSchemaVersion) +
-                             "). Update the app, or use another database with --db PATH. The file was not changed.",
-                         {}};
+            return tooNew(file, version);
         }
         const std::string check = db.execAndGet("PRAGMA quick_check").getString();
         if (check != "ok") {
             why = check;
             return Probe::Corrupt;
         }
-        if (version == 0 && db.execAndGet("SELECT count(*) FROM sqlite_schema").getInt() > 0) {
-            return Error{ErrorKind::BadInput,
-                         "The file " + file.string() +
-                             " is an SQLite database of another program, not a progress database. Choose another "
-                             "path with --db PATH; the file was not changed.",
-                         {}};
+        if (version < 0 || (version == 0 && db.execAndGet("SELECT count(*) FROM sqlite_schema").getInt() > 0) ||
+            !hasTablesOf(db, version)) {
+            return foreign(file);
         }
         return Probe::Sound;
     } catch (const SQLite::Exception& e) {
@@ -130,8 +182,17 @@ Expected<Store> Store::open(const fs::path& file, const OpenOptions& options)
     const auto size = fs::file_size(file, ec);
     if (!ec && size > 0) {
         std::string why;
+        const bool hadWal = fs::exists(withSuffix(file, "-wal"));
+        const bool hadShm = fs::exists(withSuffix(file, "-shm"));
         auto probe = probeExisting(file, options.busyTimeoutMs, why);
         if (!probe) {
+            // A read-only look at a WAL database may create -wal and -shm beside it: a refused file keeps none.
+            if (!hadWal && fs::file_size(withSuffix(file, "-wal"), ec) == 0 && !ec) {
+                fs::remove(withSuffix(file, "-wal"), ec);
+                if (!hadShm) {
+                    fs::remove(withSuffix(file, "-shm"), ec);
+                }
+            }
             return probe.error();
         }
         if (*probe == Probe::Corrupt) {

@@ -90,7 +90,7 @@ Expected<int64_t> Store::recordDragAttempt(const DragAttempt& attempt)
                                         "item_count, at_ms) VALUES(?, ?, ?, ?, ?, ?)");
         insert.bind(1, attempt.where.moduleId);
         insert.bind(2, attempt.where.activityId);
-        insert.bind(3, placement.dump());
+        insert.bind(3, placement.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
         insert.bind(4, attempt.correctCount);
         insert.bind(5, attempt.itemCount);
         insert.bind(6, detail::stampOrNow(attempt.atMs));

@@ -28,7 +28,7 @@ Expected<void> Store::setActivityValue(const ActivityRef& where, const std::stri
         upsert.bind(1, where.moduleId);
         upsert.bind(2, where.activityId);
         upsert.bind(3, key);
-        upsert.bind(4, value.dump());
+        upsert.bind(4, value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
         upsert.bind(5, detail::nowMs());
         upsert.exec();
     });

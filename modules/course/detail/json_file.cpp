@@ -1,5 +1,7 @@
 #include "modules/course/detail/json_file.h"
 
+#include "engine/common/json_safe.h"
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -141,6 +143,9 @@ JsonPositionIndex::JsonPositionIndex(std::string_view text)
         const char c = scan.peek();
         const TextPosition pos = scan.here();
         if (c == '{' || c == '[') {
+            if (stack.size() >= static_cast<std::size_t>(engine::kMaxJsonDepth)) {
+                break; // pointers grow with the depth: a deeper text would cost O(depth²); positions fall back
+            }
             std::string pointer = valuePointer();
             m_values.emplace(pointer, pos);
             stack.push_back(Frame{c == '{', std::move(pointer)});
@@ -249,24 +254,19 @@ JsonFile::JsonFile(std::filesystem::path file, std::vector<Diagnostic>& diagnost
             {m_file, 0, 0, Severity::Error, "cannot read this file: it does not exist or is not readable"});
         return;
     }
-    try {
-        m_root = nlohmann::json::parse(m_text);
-    } catch (const nlohmann::json::parse_error& e) {
-        // e.byte is the 1-based count of bytes read when the error was found: the offending byte is byte - 1.
-        const TextPosition pos = positionOfByte(m_text, e.byte > 0 ? e.byte - 1 : 0);
-        std::string what = e.what();
-        // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error while …"
-        if (const auto column = what.find("column "); column != std::string::npos) {
-            if (const auto colon = what.find(": ", column); colon != std::string::npos) {
-                what = what.substr(colon + 2);
-            }
-        } else if (const auto bracket = what.find("] "); bracket != std::string::npos) {
-            what = what.substr(bracket + 2);
-        }
-        m_diagnostics.push_back({m_file, pos.line, pos.column, Severity::Error,
-                                 "JSON syntax error: " + what + " (check commas, quotes and brackets here)"});
+    // A UTF-8 byte order mark is invisible in editors: drop it so that columns and the position index agree.
+    if (const std::string_view body = engine::withoutBom(m_text); body.size() != m_text.size()) {
+        m_text.erase(0, m_text.size() - body.size());
+    }
+    // Every nlohmann failure (a syntax error, a number like 1e400, too deep a nesting) is a diagnostic here.
+    engine::JsonParseResult parsed = engine::parseJson(m_text);
+    if (!parsed.ok()) {
+        const engine::JsonSyntaxError& e = *parsed.error;
+        m_diagnostics.push_back({m_file, e.line, e.column, Severity::Error,
+                                 "JSON syntax error: " + e.message + " (check commas, quotes and brackets here)"});
         return;
     }
+    m_root = std::move(parsed.value);
     m_index = JsonPositionIndex(m_text);
     m_ok = true;
     for (const auto& [pointer, pos] : m_index.duplicateKeys()) {

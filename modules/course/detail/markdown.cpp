@@ -303,6 +303,12 @@ std::optional<Lesson> loadLessonFile(const std::filesystem::path& file, std::vec
             {file, 0, 0, Severity::Error, "cannot read this lesson page: it does not exist or is not readable"});
         return std::nullopt;
     }
+    if (text.size() > kMaxMarkdownBytes) {
+        diags.push_back({file, 0, 0, Severity::Error,
+                         "this page is " + std::to_string(text.size() / 1024) + " KiB; a Markdown page may be at most " +
+                             std::to_string(kMaxMarkdownBytes / 1024) + " KiB. Split it into several lessons"});
+        return std::nullopt;
+    }
     return parseLessonText(text, file, diags);
 }
 
