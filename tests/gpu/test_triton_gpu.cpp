@@ -306,6 +306,31 @@ Kernel softmax(int64_t rows, int64_t cols)
     return k;
 }
 
+Kernel matmul(int64_t M, int64_t N, int64_t K, const char* activation)
+{
+    Kernel k;
+    std::ifstream in(std::filesystem::path(std::getenv("TKM_TEST_DATA")) / "triton/tutorials/03_matmul.py");
+    k.source.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    k.name = std::string("tutorial 03 matmul fp16 ") + activation;
+    k.entry = "matmul_kernel";
+    k.cx = {{"BLOCK_SIZE_M", ConstexprValue::ofInt(64)}, {"BLOCK_SIZE_N", ConstexprValue::ofInt(64)},
+            {"BLOCK_SIZE_K", ConstexprValue::ofInt(32)}, {"GROUP_SIZE_M", ConstexprValue::ofInt(8)},
+            {"ACTIVATION", ConstexprValue::ofStr(activation)}};
+    k.grid = {((M + 63) / 64) * ((N + 63) / 64), 1, 1};
+    std::mt19937 rng(9);
+    for (int64_t n : {M * K, K * N, M * N}) {
+        Buf buf;
+        buf.elem = Elem::F16;
+        buf.n = n;
+        buf.fill(rng, false);
+        k.bufs.push_back(std::move(buf));
+    }
+    k.ints = {M, N, K, K, 1, N, 1, N, 1};
+    k.rtol = 3e-3;
+    k.atol = 2e-3;
+    return k;
+}
+
 /// Parse, check, lower and NVRTC-compile (thread-safe: no GPU involved).
 void prepare(Kernel& k)
 {
@@ -419,6 +444,8 @@ TEST(TritonGpu, LoweredKernelsMatchTheInterpreter)
     ks.push_back(vectorAdd(98432));
     ks.push_back(vectorAdd(1000));
     ks.push_back(softmax(37, 781));
+    ks.push_back(matmul(70, 50, 45, ""));
+    ks.push_back(matmul(130, 200, 77, "leaky_relu"));
     std::mt19937 rng(20261201);
     for (int i = 0; i < 100; ++i) {
         ks.push_back(elementwise(rng, i));
