@@ -222,7 +222,7 @@ Kernel reduction(std::mt19937& rng, int id, bool broadcast)
     const int64_t rows = 1 + static_cast<int64_t>(rng() % 40), cols = 1 + static_cast<int64_t>(rng() % (C + 8));
     static const char* ops[] = {"tl.sum", "tl.max", "tl.min"};
     const std::string op = ops[rng() % 3];
-    const int axis = static_cast<int>(rng() % 2);
+    const int axis = static_cast<int>(rng() % 3); // 2: the whole tile to a scalar
     Kernel k;
     k.name = std::string(broadcast ? "broadcast#" : "reduction#") + std::to_string(id) + " " + ir::elemName(e) +
              " [" + std::to_string(R) + "x" + std::to_string(C) + "] over " + std::to_string(rows) + "x" +
@@ -237,7 +237,9 @@ Kernel reduction(std::mt19937& rng, int id, bool broadcast)
         s += "    w = tl.load(v + c, mask=c < nc, other=0)\n    t = tl.where(m, t * 2 + w, 0)\n"
              "    tl.store(x + r * nc + c, t, mask=m)\n";
     }
-    if (axis == 1) {
+    if (axis == 2) {
+        s += "    s = " + op + "(t)\n    tl.store(y + tl.program_id(0), s.to(" + dtypeName(e) + "))\n";
+    } else if (axis == 1) {
         s += "    s = " + op + "(t, axis=1)\n    rr = tl.program_id(0) * R + tl.arange(0, R)\n"
              "    tl.store(y + rr, s.to(" + dtypeName(e) + "), mask=rr < nr)\n";
     } else {

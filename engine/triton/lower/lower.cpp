@@ -130,7 +130,9 @@ std::string Emitter::ownerExpr(const ir::Type& t, const std::string& slot) const
 void Emitter::openLoop(const ir::Type& t, bool withFlat)
 {
     const Layout l = layoutOf(t);
-    line("#pragma unroll");
+    // full unrolling keeps the slots in registers; past 64 slots a thread (a huge tile on few warps) ptxas
+    // may run out of memory on the unrolled exchanges, so the array lives in local memory instead
+    line(l.k <= 64 ? "#pragma unroll" : "#pragma unroll 4");
     line("for (int i = 0; i < " + std::to_string(l.k) + "; ++i) {");
     ++indent;
     if (withFlat) {

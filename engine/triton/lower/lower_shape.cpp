@@ -322,6 +322,66 @@ bool emitShape(Emitter& em, const ir::Op& o)
     }
 }
 
+namespace {
+
+/// Full reduction of a tile to a scalar (sum/max/min): in thread over owned slots, __shfl_xor_sync butterfly
+/// within each warp, then the warps' partials through shared memory; every thread ends with the result.
+bool emitScalarReduce(Emitter& em, const ir::Op& o)
+{
+    const ir::ValueId a = o.operands[0];
+    const ir::ValueId r = o.results[0];
+    const ir::Type& at = em.type(a);
+    const ir::Type& rt = em.type(r);
+    const std::string& kind = o.text;
+    if (!rt.isScalar() || (kind != "sum" && kind != "max" && kind != "min")) {
+        return false;
+    }
+    const Elem accElem = kind == "sum" ? rt.elem : at.elem;
+    const std::string act = computeType(accElem);
+    if (act != "float" && act != "double" && act != "int" && act != "long long" && act != "unsigned" &&
+        act != "unsigned long long") {
+        return false;
+    }
+    em.cType(at);
+    std::string comb = "(x + y)";
+    std::string id = "(" + act + ")0";
+    if (kind == "max") {
+        comb = "tkm::max_<false>(x, y)";
+        id = "tkm::lowest<" + act + ">()";
+    } else if (kind == "min") {
+        comb = "tkm::min_<false>(x, y)";
+        id = "tkm::highest<" + act + ">()";
+    }
+    const int warps = em.nt / 32;
+    em.needSmem(static_cast<int64_t>(warps) * 8);
+    em.declare(r);
+    em.line("{");
+    ++em.indent;
+    em.line("auto comb = [](" + act + " x, " + act + " y) { return " + comb + "; };");
+    em.line(act + " acc = " + id + ";");
+    em.openLoop(at, false);
+    em.line("if (" + em.ownerExpr(at, "i") + ") acc = comb(acc, (" + act + ")tkm::up(" + em.ref(a) + "));");
+    em.closeLoop();
+    em.line("#pragma unroll");
+    em.line("for (int off = 16; off > 0; off >>= 1) acc = comb(acc, __shfl_xor_sync(0xffffffffu, acc, off));");
+    if (warps > 1) {
+        em.line(act + "* red = reinterpret_cast<" + act + "*>(tkm_smem);");
+        em.line("__syncthreads();");
+        em.line("if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = acc;");
+        em.line("__syncthreads();");
+        em.line("acc = red[0];");
+        em.line("#pragma unroll");
+        em.line("for (int w = 1; w < " + str(warps) + "; ++w) acc = comb(acc, red[w]);");
+        em.line("__syncthreads();");
+    }
+    em.line(em.name(r) + " = tkm::cast<" + cElemType(rt.elem) + ">(acc);");
+    --em.indent;
+    em.line("}");
+    return true;
+}
+
+} // namespace
+
 bool emitReduce(Emitter& em, const ir::Op& o)
 {
     if (o.kind != OpKind::Reduce && o.kind != OpKind::Scan) {
@@ -331,6 +391,9 @@ bool emitReduce(Emitter& em, const ir::Op& o)
         em.declare(o.results[0]);
         em.line(em.name(o.results[0]) + " = tkm::cast<" + cElemType(em.type(o.results[0]).elem) + ">(" +
                 (o.text == "argmax" || o.text == "argmin" ? std::string("0") : em.name(o.operands[0])) + ");");
+        return true;
+    }
+    if (o.kind == OpKind::Reduce && emitScalarReduce(em, o)) {
         return true;
     }
     emitReduceOp(em, o);

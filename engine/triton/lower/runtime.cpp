@@ -235,6 +235,21 @@ template <class T> __device__ T atomic_cas(T* p, T cmp, T val)
                                     bitcast<unsigned short>(val)));
     }
 }
+/// Identities of max / min reductions.
+template <class T> __device__ __forceinline__ T lowest();
+template <> __device__ __forceinline__ float lowest<float>() { return -__int_as_float(0x7f800000); }
+template <> __device__ __forceinline__ double lowest<double>() { return -__longlong_as_double(0x7ff0000000000000LL); }
+template <> __device__ __forceinline__ int lowest<int>() { return (int)0x80000000u; }
+template <> __device__ __forceinline__ long long lowest<long long>() { return (long long)0x8000000000000000ULL; }
+template <> __device__ __forceinline__ unsigned lowest<unsigned>() { return 0u; }
+template <> __device__ __forceinline__ unsigned long long lowest<unsigned long long>() { return 0ull; }
+template <class T> __device__ __forceinline__ T highest();
+template <> __device__ __forceinline__ float highest<float>() { return __int_as_float(0x7f800000); }
+template <> __device__ __forceinline__ double highest<double>() { return __longlong_as_double(0x7ff0000000000000LL); }
+template <> __device__ __forceinline__ int highest<int>() { return 0x7fffffff; }
+template <> __device__ __forceinline__ long long highest<long long>() { return 0x7fffffffffffffffLL; }
+template <> __device__ __forceinline__ unsigned highest<unsigned>() { return 0xffffffffu; }
+template <> __device__ __forceinline__ unsigned long long highest<unsigned long long>() { return ~0ull; }
 template <class T> __device__ __forceinline__ double print_(T x) { return (double)up(x); }
 } // namespace tkm
 )TKM";
