@@ -333,6 +333,61 @@ Kernel matmul(int64_t M, int64_t N, int64_t K, const char* activation)
     return k;
 }
 
+/// A fixed kernel over f32 buffers of the given sizes and i32 scalars.
+Kernel fixed(const std::string& name, const std::string& body, std::vector<int64_t> sizes, std::vector<int64_t> ints,
+             std::map<std::string, ConstexprValue> cx, int numWarps, double rtol)
+{
+    Kernel k;
+    k.name = name;
+    k.source = "import triton\nimport triton.language as tl\n@triton.jit\n" + body;
+    k.cx = std::move(cx);
+    k.numWarps = numWarps;
+    std::mt19937 rng(static_cast<unsigned>(sizes.size() * 31 + ints.size()));
+    for (int64_t n : sizes) {
+        Buf b;
+        b.n = n;
+        b.fill(rng, false);
+        k.bufs.push_back(std::move(b));
+    }
+    k.ints = std::move(ints);
+    k.rtol = rtol;
+    k.atol = 1e-4;
+    return k;
+}
+
+/// Shape ops (trans, reshape, cumsum, join, where) and tl.dot in both precisions.
+void fixedKernels(std::vector<Kernel>& ks)
+{
+    const char* shapes = R"(def k(x, y, n, R: tl.constexpr, C: tl.constexpr):
+    r = tl.arange(0, R)[:, None]
+    c = tl.arange(0, C)[None, :]
+    t = tl.load(x + r * C + c)
+    tl.store(y + tl.arange(0, C)[:, None] * R + tl.arange(0, R)[None, :], tl.trans(t))
+    u = tl.reshape(t, (R * C,))
+    tl.store(y + R * C + tl.arange(0, R * C), tl.cumsum(u, axis=0))
+    j = tl.join(u, u * 2)
+    tl.store(y + 2 * R * C + tl.arange(0, R * C)[:, None] * 2 + tl.arange(0, 2)[None, :], j)
+    v = tl.where(t > 0, t, -t)
+    tl.store(y + r * C + c, v, mask=r < n)
+)";
+    for (int nw : {1, 4}) {
+        ks.push_back(fixed("shapes nw=" + std::to_string(nw), shapes, {16 * 32, 4 * 16 * 32}, {11},
+                           {{"R", ConstexprValue::ofInt(16)}, {"C", ConstexprValue::ofInt(32)}}, nw, 1e-4));
+    }
+    const char* dot = R"(def k(a, b, c, d, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    m = tl.arange(0, M)[:, None]
+    nn = tl.arange(0, N)[None, :]
+    kk = tl.arange(0, K)
+    x = tl.load(a + m * K + kk[None, :])
+    w = tl.load(b + kk[:, None] * N + nn)
+    tl.store(c + m * N + nn, tl.dot(x, w))
+    tl.store(d + m * N + nn, tl.dot(x, w, input_precision="ieee"))
+)";
+    ks.push_back(fixed("dot 32x64x128", dot, {32 * 128, 128 * 64, 32 * 64, 32 * 64}, {},
+                       {{"M", ConstexprValue::ofInt(32)}, {"N", ConstexprValue::ofInt(64)},
+                        {"K", ConstexprValue::ofInt(128)}}, 4, 1e-4));
+}
+
 /// Parse, check, lower and NVRTC-compile (thread-safe: no GPU involved).
 void prepare(Kernel& k)
 {
@@ -446,6 +501,7 @@ TEST(TritonGpu, LoweredKernelsMatchTheInterpreter)
     ks.push_back(vectorAdd(98432));
     ks.push_back(vectorAdd(1000));
     ks.push_back(softmax(37, 781));
+    fixedKernels(ks);
     ks.push_back(matmul(70, 50, 45, ""));
     ks.push_back(matmul(130, 200, 77, "leaky_relu"));
     std::mt19937 rng(20261201);
