@@ -1,6 +1,7 @@
 #include "cli/commands.h"
 
 #include "cli/print.h"
+#include "engine/common/json_safe.h"
 #include "engine/common/paths.h"
 #include "engine/cuda/device.h"
 #include "cli/bench_command.h"
@@ -91,7 +92,7 @@ std::optional<runner::Job> makeJob(const JobArgs& a, runner::Mode mode)
 void print(const report::RunReport& r, bool json)
 {
     if (json) {
-        std::cout << nlohmann::json(r).dump(2) << "\n";
+        std::cout << engine::dumpJson(nlohmann::json(r), 2) << "\n";
     } else {
         std::cout << formatReport(r);
     }
@@ -244,7 +245,7 @@ void registerDevices(CLI::App& app, int& exitCode)
                 j["devices"].push_back(std::move(dj));
             }
         }
-        std::cout << (*json ? j.dump(2) + "\n" : formatDevices(j));
+        std::cout << (*json ? engine::dumpJson(j, 2) + "\n" : formatDevices(j));
         exitCode = list && !list->empty() ? 0 : 1;
     });
 }

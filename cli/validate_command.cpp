@@ -8,6 +8,8 @@
 #include "engine/worker/client.h"
 #include "modules/packs/validate.h"
 
+#include "engine/common/json_safe.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -114,7 +116,7 @@ void printJson(const ValidateArgs& args, const packs::ValidationResult& result, 
     for (const packs::ExerciseCheck& check : result.exercises) {
         j["exercises"].push_back(packs::toJson(check));
     }
-    std::cout << j.dump(2) << '\n';
+    std::cout << engine::dumpJson(j, 2) << '\n';
 }
 
 void runValidate(const ValidateArgs& args, int& exitCode)

@@ -1,4 +1,5 @@
 #include "engine/runner/runner.h"
+#include "engine/common/clock.h"
 
 #include "engine/check/compare.h"
 #include "engine/compile/compiler.h"
@@ -19,12 +20,8 @@
 namespace tkm::runner {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+using engine::Clock;
+using engine::msSince;
 
 report::RunReport errorReport(report::RunReport r, const engine::Error& e)
 {
@@ -157,6 +154,12 @@ std::string caseListText(const std::vector<report::CaseInfo>& cases)
 
 report::RunReport Runner::run(const Job& job, const ProgressFn& progress)
 {
+    // A Triton kernel's own @triton.autotune configurations tune it, as the real autotuner would.
+    if (isTritonSource(job.sourceName)) {
+        if (auto tuned = detail::tritonAutotuneJob(job)) {
+            return runTuning(*tuned, progress);
+        }
+    }
     return job.configs.empty() ? runOne(job, progress, false) : runTuning(job, progress);
 }
 

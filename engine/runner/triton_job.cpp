@@ -6,6 +6,7 @@
 #include "engine/report/convert.h"
 #include "engine/runner/triton_binding.h"
 #include "engine/triton/interp/interpreter.h"
+#include "engine/triton/meta/decorators.h"
 
 #include <fmt/format.h>
 
@@ -217,6 +218,52 @@ bool contains(const std::vector<std::string>& list, const std::string& name)
 }
 
 } // namespace
+
+std::optional<Job> tritonAutotuneJob(const Job& job)
+{
+    if (job.mode != Mode::Run || !job.configs.empty()) {
+        return std::nullopt;
+    }
+    auto spec = problem::loadSpec(job.exercise);
+    if (!spec || !spec->autotune || !spec->triton) {
+        return std::nullopt;
+    }
+    const triton::ParseResult parsed = triton::parse(job.source);
+    const triton::ast::FunctionDef* fn = parsed.module.function(spec->triton->kernel);
+    if (fn == nullptr) {
+        return std::nullopt;
+    }
+    std::vector<triton::Diagnostic> diags;
+    const auto decl = triton::readAutotune(*fn, diags);
+    if (!decl || decl->configs.empty()) {
+        return std::nullopt; // a malformed decorator is reported by the plain run's checker
+    }
+    auto hasMeta = [&](const char* name) {
+        return std::any_of(spec->meta.begin(), spec->meta.end(), [&](const problem::Meta& m) { return m.name == name; });
+    };
+    Job tuned = job;
+    for (const triton::AutotuneConfig& c : decl->configs) {
+        problem::MetaValues m;
+        for (const auto& [name, v] : c.kwargs) {
+            if (v.kind == triton::ConstexprValue::Kind::Int) {
+                m[name] = v.intValue;
+            } else if (v.kind == triton::ConstexprValue::Kind::Bool) {
+                m[name] = v.boolValue ? 1 : 0;
+            }
+        }
+        if (c.numWarps && hasMeta("NUM_WARPS")) {
+            m["NUM_WARPS"] = *c.numWarps;
+        }
+        if (c.numStages && hasMeta("NUM_STAGES")) {
+            m["NUM_STAGES"] = *c.numStages;
+        }
+        tuned.configs.push_back(std::move(m));
+    }
+    if (!tuned.resetToZero) {
+        tuned.resetToZero = decl->resetToZero;
+    }
+    return tuned;
+}
 
 report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& spec, const problem::MetaValues& meta,
                                  const RepeatPlan& repeat, const ProgressFn& progress, report::RunReport r)

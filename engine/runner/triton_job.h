@@ -20,6 +20,12 @@ namespace tkm::runner::detail {
 /// default, still bounds the whole job).
 inline constexpr double kCpuLaunchLimitS = 8.0;
 
+/// A Triton kernel decorated with @triton.autotune on an exercise that has an autotune block: the job with the
+/// decorator's configurations as its tuning configurations (ints of the config dicts; num_warps/num_stages as
+/// NUM_WARPS/NUM_STAGES where the exercise has them) and its reset_to_zero as the declared outputs (unless the
+/// job declares its own). nullopt otherwise: the job runs as it is.
+std::optional<Job> tritonAutotuneJob(const Job& job);
+
 /// Runs a Triton job on the CPU interpreter. `r` holds what runOne filled (exercise, meta, device).
 report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& spec, const problem::MetaValues& meta,
                                  const RepeatPlan& repeat, const ProgressFn& progress, report::RunReport r);

@@ -1,5 +1,7 @@
 #include "engine/worker/serve.h"
 
+#include "engine/common/json_safe.h"
+
 #include "engine/cuda/device.h"
 #include "engine/cuda/driver.h"
 #include "engine/worker/protocol.h"
@@ -64,11 +66,14 @@ int serve(std::istream& in, std::ostream& out, runner::RunnerOptions options)
         if (line.find_first_not_of(" \t\r") == std::string::npos) {
             continue;
         }
-        const json req = json::parse(line, nullptr, false);
-        if (req.is_discarded()) {
-            send(out, errorMessage(nullptr, fmt::format("request line {} is not valid JSON", lineNo)));
+        // parseJson caps the nesting depth: a hostile line cannot exhaust the stack or memory.
+        engine::JsonParseResult parsed = engine::parseJson(line);
+        if (!parsed.ok()) {
+            send(out, errorMessage(nullptr, fmt::format("request line {} is not valid JSON: {}", lineNo,
+                                                        engine::describe(*parsed.error))));
             continue;
         }
+        const json req = std::move(parsed.value);
         if (!req.is_object()) {
             send(out, errorMessage(nullptr, fmt::format("request line {} is not a JSON object", lineNo)));
             continue;
@@ -76,6 +81,10 @@ int serve(std::istream& in, std::ostream& out, runner::RunnerOptions options)
         const json id = req.contains("id") ? req["id"] : json(nullptr);
         if (!req.contains("id")) {
             send(out, errorMessage(nullptr, "request field \"id\" is missing"));
+            continue;
+        }
+        if (!id.is_string() && !id.is_number()) {
+            send(out, errorMessage(nullptr, "request field \"id\" must be a string or a number"));
             continue;
         }
         if (!req.contains("op") || !req["op"].is_string()) {

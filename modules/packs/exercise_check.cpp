@@ -426,6 +426,21 @@ ExerciseCheck checkExerciseSpec(const problem::ExerciseSpec& spec, const Exercis
             }
         }
         check.tritonRan = true;
+        // The Triton reference judged the solution's run: it checks when that run got to a verdict.
+        auto find = [&](SourceRole role) {
+            return std::find_if(check.sources.begin(), check.sources.end(),
+                                [&](const SourceCheck& r) { return r.triton && r.role == role; });
+        };
+        auto ref = find(SourceRole::Reference);
+        auto sol = find(SourceRole::Solution);
+        if (ref != check.sources.end() && sol != check.sources.end() && sol->ran) {
+            ref->compileRan = true;
+            const bool refBroke = sol->verdict == "error" && sol->summary.find("reference") != std::string::npos;
+            ref->compiled = !refBroke;
+            if (refBroke) {
+                ref->compileProblem = sol->summary;
+            }
+        }
     }
     if (options.gpu) {
         for (SourceCheck& row : check.sources) {
