@@ -586,6 +586,10 @@ TEST(TritonCheck, BuiltinResultTypes)
          "<32x64xfp16>"},
         {"    a = tl.zeros((32, 32), dtype=tl.int8)\n    b = tl.zeros((32, 32), dtype=tl.int8)\n    r = tl.dot(a, b)\n",
          "<32x32xint32>"},
+        // semantic.py: fp64 operands accumulate in fp64.
+        {"    a = tl.zeros((32, 16), dtype=tl.float64)\n    b = tl.zeros((16, 32), dtype=tl.float64)\n"
+         "    r = tl.dot(a, b)\n",
+         "<32x32xfp64>"},
         {"    x = tl.load(h_ptr + tl.arange(0, 16))\n    r = x.to(tl.float32)\n", "<16xfp32>"},
         {"    x = tl.load(x_ptr + tl.arange(0, 16))\n    r = x.to(tl.int32, bitcast=True)\n", "<16xint32>"},
         {"    r = tl.atomic_add(x_ptr + tl.arange(0, 16), 1.0)\n", "<16xfp32>"},

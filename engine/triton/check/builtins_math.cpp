@@ -385,7 +385,11 @@ Value Checker::biDot(CallArgs& c)
         }
         precision = b.v[3].s;
     }
-    Elem out = ir::isInt(e) ? Elem::I32 : Elem::F32;
+    // semantic.py dot: integer inputs accumulate in int32, fp64 inputs in fp64 (always IEEE), the rest in fp32.
+    Elem out = ir::isInt(e) ? Elem::I32 : e == Elem::F64 ? Elem::F64 : Elem::F32;
+    if (e == Elem::F64) {
+        precision = "ieee";
+    }
     if (b.has(6) && b.v[6].kind != VKind::None) {
         auto dt = dtypeArg(b.v[6], b.r[6], "out_dtype");
         if (!dt) {
