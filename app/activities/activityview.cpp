@@ -7,8 +7,8 @@
 #include "app/activities/spotthebugview.h"
 #include "app/activities/stepthroughview.h"
 #include "app/activities/walkthroughview.h"
+#include "app/common/qtconvert.h"
 #include "app/course/coursenavigator.h"
-#include "app/course/qtconvert.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -17,85 +17,94 @@
 
 namespace tkm::app {
 
-ActivityView::ActivityView(const course::Activity &activity, const ActivityContext &context, QWidget *parent)
+ActivityView::ActivityView(const course::Activity& activity, const ActivityContext& context, QWidget* parent)
     : QWidget(parent), m_activity(activity), m_context(context)
 {
 }
 
-QString ActivityView::moduleId() const { return m_context.module ? qs(m_context.module->id) : QString(); }
-QString ActivityView::activityId() const { return qs(m_activity.id); }
+QString ActivityView::moduleId() const
+{
+    return m_context.module ? qs(m_context.module->id) : QString();
+}
+QString ActivityView::activityId() const
+{
+    return qs(m_activity.id);
+}
 
 void ActivityView::markInProgress()
 {
-  if (m_context.states)
-    m_context.states->advance(moduleId(), activityId(), ActivityState::InProgress);
+    if (m_context.states)
+        m_context.states->advance(moduleId(), activityId(), ActivityState::InProgress);
 }
 
 void ActivityView::markDone()
 {
-  if (m_context.states)
-    m_context.states->advance(moduleId(), activityId(), ActivityState::Done);
+    if (m_context.states)
+        m_context.states->advance(moduleId(), activityId(), ActivityState::Done);
 }
 
-bool ActivityView::confirm(const QString &question) const { return !m_context.confirm || m_context.confirm(question); }
-
-QVariant ActivityView::storedValue(const QString &key, const QVariant &fallback) const
+bool ActivityView::confirm(const QString& question) const
 {
-  return m_context.states ? m_context.states->value(moduleId(), activityId(), key, fallback) : fallback;
+    return !m_context.confirm || m_context.confirm(question);
 }
 
-void ActivityView::storeValue(const QString &key, const QVariant &value)
+QVariant ActivityView::storedValue(const QString& key, const QVariant& fallback) const
 {
-  if (m_context.states)
-    m_context.states->setValue(moduleId(), activityId(), key, value);
+    return m_context.states ? m_context.states->value(moduleId(), activityId(), key, fallback) : fallback;
 }
 
-QWidget *ActivityView::makeHeader(const QString &kindLabel)
+void ActivityView::storeValue(const QString& key, const QVariant& value)
 {
-  auto *header = new QWidget(this);
-  auto *layout = new QHBoxLayout(header);
-  layout->setContentsMargins(0, 0, 0, 0);
-  auto *kind = new QLabel(kindLabel.toUpper(), header);
-  QFont small = kind->font();
-  small.setPointSizeF(small.pointSizeF() * 0.85);
-  small.setBold(true);
-  small.setLetterSpacing(QFont::PercentageSpacing, 110);
-  kind->setFont(small);
-  kind->setForegroundRole(QPalette::PlaceholderText);
-  auto *title = new QLabel(qs(m_activity.title), header);
-  QFont big = title->font();
-  big.setPointSizeF(big.pointSizeF() * 1.45);
-  big.setBold(true);
-  title->setFont(big);
-  title->setWordWrap(true);
-  title->setObjectName(QStringLiteral("activityTitle"));
-  auto *column = new QVBoxLayout;
-  column->setSpacing(0);
-  column->addWidget(kind);
-  column->addWidget(title);
-  layout->addLayout(column, 1);
-  return header;
+    if (m_context.states)
+        m_context.states->setValue(moduleId(), activityId(), key, value);
 }
 
-ActivityView *createActivityView(const course::Activity &activity, const ActivityContext &context, QWidget *parent)
+QWidget* ActivityView::makeHeader(const QString& kindLabel)
 {
-  switch (activity.kind) {
-  case course::ActivityKind::Lesson:
-    return new LessonView(activity, context, parent);
-  case course::ActivityKind::Walkthrough:
-    return new WalkthroughView(activity, context, parent);
-  case course::ActivityKind::Quiz:
-    return new QuizView(activity, context, parent);
-  case course::ActivityKind::SpotTheBug:
-    return new SpotTheBugView(activity, context, parent);
-  case course::ActivityKind::DragMatch:
-    return new DragMatchView(activity, context, parent);
-  case course::ActivityKind::StepThrough:
-    return new StepThroughView(activity, context, parent);
-  case course::ActivityKind::Exercise:
-    return new ExerciseView(activity, context, parent);
-  }
-  return nullptr;
+    auto* header = new QWidget(this);
+    auto* layout = new QHBoxLayout(header);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* kind = new QLabel(kindLabel.toUpper(), header);
+    QFont small = kind->font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    small.setBold(true);
+    small.setLetterSpacing(QFont::PercentageSpacing, 110);
+    kind->setFont(small);
+    kind->setForegroundRole(QPalette::PlaceholderText);
+    auto* title = new QLabel(qs(m_activity.title), header);
+    QFont big = title->font();
+    big.setPointSizeF(big.pointSizeF() * 1.45);
+    big.setBold(true);
+    title->setFont(big);
+    title->setWordWrap(true);
+    title->setObjectName(QStringLiteral("activityTitle"));
+    auto* column = new QVBoxLayout;
+    column->setSpacing(0);
+    column->addWidget(kind);
+    column->addWidget(title);
+    layout->addLayout(column, 1);
+    return header;
+}
+
+ActivityView* createActivityView(const course::Activity& activity, const ActivityContext& context, QWidget* parent)
+{
+    switch (activity.kind) {
+    case course::ActivityKind::Lesson:
+        return new LessonView(activity, context, parent);
+    case course::ActivityKind::Walkthrough:
+        return new WalkthroughView(activity, context, parent);
+    case course::ActivityKind::Quiz:
+        return new QuizView(activity, context, parent);
+    case course::ActivityKind::SpotTheBug:
+        return new SpotTheBugView(activity, context, parent);
+    case course::ActivityKind::DragMatch:
+        return new DragMatchView(activity, context, parent);
+    case course::ActivityKind::StepThrough:
+        return new StepThroughView(activity, context, parent);
+    case course::ActivityKind::Exercise:
+        return new ExerciseView(activity, context, parent);
+    }
+    return nullptr;
 }
 
 } // namespace tkm::app

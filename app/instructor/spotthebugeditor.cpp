@@ -1,7 +1,7 @@
 // Instructor editors with a listing: spot the bug (faulty lines marked in the margin) and step-through (states).
 #include "app/instructor/activityeditors.h"
 
-#include "app/course/qtconvert.h"
+#include "app/common/qtconvert.h"
 #include "app/editor/codeview.h"
 
 #include <QComboBox>
@@ -20,169 +20,177 @@ namespace tkm::app {
 
 /// The spot-the-bug listing: editable code; a click in the margin (or Ctrl+B) marks or unmarks the faulty line.
 /// Markers follow their line while the code is edited.
-class BugListingEdit : public QsciScintilla {
+class BugListingEdit : public QsciScintilla
+{
 public:
-  explicit BugListingEdit(QWidget *parent) : QsciScintilla(parent)
-  {
-    configureCodeView(this, QStringLiteral("python"));
-    defineCodeMarkers(this);
-    setMarginWidth(1, 18);
-    setMarginSensitivity(1, true);
-    setMarginMarkerMask(1, 1 << kMarkerWrong);
-    setMarginSensitivity(0, true);
-    markerDefine(QsciScintilla::RightArrow, kMarkerError); // margin arrow beside the background tint
-    setMinimumHeight(220);
-  }
-  void setLanguage(const QString &language) { configureCodeView(this, language), defineCodeMarkers(this); }
-  bool isBug(int line) const { return (markersAtLine(line - 1) & (1 << kMarkerWrong)) != 0; }
-  void setBug(int line, bool bug)
-  {
-    if (bug) {
-      markerAdd(line - 1, kMarkerWrong);
-      markerAdd(line - 1, kMarkerError);
-    } else {
-      markerDelete(line - 1, kMarkerWrong);
-      markerDelete(line - 1, kMarkerError);
+    explicit BugListingEdit(QWidget* parent) : QsciScintilla(parent)
+    {
+        configureCodeView(this, QStringLiteral("python"));
+        defineCodeMarkers(this);
+        setMarginWidth(1, 18);
+        setMarginSensitivity(1, true);
+        setMarginMarkerMask(1, 1 << kMarkerWrong);
+        setMarginSensitivity(0, true);
+        markerDefine(QsciScintilla::RightArrow, kMarkerError); // margin arrow beside the background tint
+        setMinimumHeight(220);
     }
-  }
-  std::vector<int> bugs() const
-  {
-    std::vector<int> out;
-    for (int line = markerFindNext(0, 1 << kMarkerWrong); line >= 0;
-         line = markerFindNext(line + 1, 1 << kMarkerWrong))
-      out.push_back(line + 1);
-    return out;
-  }
+    void setLanguage(const QString& language) { configureCodeView(this, language), defineCodeMarkers(this); }
+    bool isBug(int line) const { return (markersAtLine(line - 1) & (1 << kMarkerWrong)) != 0; }
+    void setBug(int line, bool bug)
+    {
+        if (bug) {
+            markerAdd(line - 1, kMarkerWrong);
+            markerAdd(line - 1, kMarkerError);
+        } else {
+            markerDelete(line - 1, kMarkerWrong);
+            markerDelete(line - 1, kMarkerError);
+        }
+    }
+    std::vector<int> bugs() const
+    {
+        std::vector<int> out;
+        for (int line = markerFindNext(0, 1 << kMarkerWrong); line >= 0;
+             line = markerFindNext(line + 1, 1 << kMarkerWrong))
+            out.push_back(line + 1);
+        return out;
+    }
 };
 
-SpotTheBugEditor::SpotTheBugEditor(QWidget *parent) : ActivityEditor(parent)
+SpotTheBugEditor::SpotTheBugEditor(QWidget* parent) : ActivityEditor(parent)
 {
-  auto *form = new QFormLayout(this);
-  form->setContentsMargins(0, 0, 0, 0);
-  form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-  m_language = makeLanguageCombo(this);
-  form->addRow(tr("Language"), m_language);
-  m_code = new BugListingEdit(this);
-  m_code->setObjectName(QStringLiteral("bugListing"));
-  m_bugLabel = new QLabel(this);
-  m_bugLabel->setWordWrap(true);
-  auto *codeBox = new QVBoxLayout;
-  codeBox->addWidget(m_code);
-  codeBox->addWidget(m_bugLabel);
-  form->addRow(tr("Listing"), codeBox);
-  m_why = makeTextEdit(this, 3, false);
-  m_why->setPlaceholderText(tr("Why the marked line is wrong (Markdown)"));
-  form->addRow(tr("Why"), m_why);
-  m_fix = makeTextEdit(this, 2, false);
-  m_fix->setPlaceholderText(tr("How to fix it (Markdown)"));
-  form->addRow(tr("Fix"), m_fix);
-  m_fixed = makeTextEdit(this, 5, true);
-  m_fixed->setPlaceholderText(tr("Optional: the corrected listing"));
-  form->addRow(tr("Fixed listing"), m_fixed);
-  m_runLabel = new QLabel(this);
-  m_runLabel->setWordWrap(true);
-  form->addRow(tr("Run on GPU"), m_runLabel);
+    auto* form = new QFormLayout(this);
+    form->setContentsMargins(0, 0, 0, 0);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_language = makeLanguageCombo(this);
+    form->addRow(tr("Language"), m_language);
+    m_code = new BugListingEdit(this);
+    m_code->setObjectName(QStringLiteral("bugListing"));
+    m_bugLabel = new QLabel(this);
+    m_bugLabel->setWordWrap(true);
+    auto* codeBox = new QVBoxLayout;
+    codeBox->addWidget(m_code);
+    codeBox->addWidget(m_bugLabel);
+    form->addRow(tr("Listing"), codeBox);
+    m_why = makeTextEdit(this, 3, false);
+    m_why->setPlaceholderText(tr("Why the marked line is wrong (Markdown)"));
+    form->addRow(tr("Why"), m_why);
+    m_fix = makeTextEdit(this, 2, false);
+    m_fix->setPlaceholderText(tr("How to fix it (Markdown)"));
+    form->addRow(tr("Fix"), m_fix);
+    m_fixed = makeTextEdit(this, 5, true);
+    m_fixed->setPlaceholderText(tr("Optional: the corrected listing"));
+    form->addRow(tr("Fixed listing"), m_fixed);
+    m_runLabel = new QLabel(this);
+    m_runLabel->setWordWrap(true);
+    form->addRow(tr("Run on GPU"), m_runLabel);
 
-  connect(m_code, &QsciScintilla::marginClicked, this, [this](int margin, int line, Qt::KeyboardModifiers) {
-    Q_UNUSED(margin);
-    toggleBugLine(line + 1);
-  });
-  auto *shortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_B), m_code, nullptr, nullptr, Qt::WidgetShortcut);
-  connect(shortcut, &QShortcut::activated, this, [this] {
-    int line = 0, index = 0;
-    m_code->getCursorPosition(&line, &index);
-    toggleBugLine(line + 1);
-  });
-  connect(m_code, &QsciScintilla::textChanged, this, [this] {
-    updateBugLabel();
-    notify(QStringLiteral("code"), tr("Edit the listing"));
-  });
-  connect(m_language, &QComboBox::currentIndexChanged, this, [this] {
-    const std::vector<int> bugs = m_code->bugs();
-    m_code->setLanguage(m_language->currentText());
-    for (int line : bugs)
-      m_code->setBug(line, true);
-    notify(QStringLiteral("language"), tr("Change the language"));
-  });
-  watch(m_why, QStringLiteral("why"), tr("Edit why"));
-  watch(m_fix, QStringLiteral("fix"), tr("Edit the fix"));
-  watch(m_fixed, QStringLiteral("fixed"), tr("Edit the fixed listing"));
+    connect(m_code, &QsciScintilla::marginClicked, this, [this](int margin, int line, Qt::KeyboardModifiers) {
+        Q_UNUSED(margin);
+        toggleBugLine(line + 1);
+    });
+    auto* shortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_B), m_code, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(shortcut, &QShortcut::activated, this, [this] {
+        int line = 0, index = 0;
+        m_code->getCursorPosition(&line, &index);
+        toggleBugLine(line + 1);
+    });
+    connect(m_code, &QsciScintilla::textChanged, this, [this] {
+        updateBugLabel();
+        notify(QStringLiteral("code"), tr("Edit the listing"));
+    });
+    connect(m_language, &QComboBox::currentIndexChanged, this, [this] {
+        const std::vector<int> bugs = m_code->bugs();
+        m_code->setLanguage(m_language->currentText());
+        for (int line : bugs)
+            m_code->setBug(line, true);
+        notify(QStringLiteral("language"), tr("Change the language"));
+    });
+    watch(m_why, QStringLiteral("why"), tr("Edit why"));
+    watch(m_fix, QStringLiteral("fix"), tr("Edit the fix"));
+    watch(m_fixed, QStringLiteral("fixed"), tr("Edit the fixed listing"));
 }
 
-void SpotTheBugEditor::doLoad(const course::Activity &activity)
+void SpotTheBugEditor::doLoad(const course::Activity& activity)
 {
-  const course::SpotTheBug item = activity.as<course::SpotTheBug>() ? *activity.as<course::SpotTheBug>()
-                                                                    : course::SpotTheBug{};
-  m_run = item.run;
-  m_language->setCurrentText(item.language.empty() ? QStringLiteral("python") : qs(item.language));
-  m_code->setLanguage(m_language->currentText());
-  m_code->setText(qs(item.code));
-  for (int line : item.bugLines)
-    m_code->setBug(line, true);
-  m_why->setPlainText(qs(item.why));
-  m_fix->setPlainText(qs(item.fix));
-  m_fixed->setPlainText(qs(item.fixedCode));
-  m_runLabel->setText(item.run ? tr("“Run it on my GPU” runs %1 with the exercise %2 (kept as it is).")
-                                     .arg(qs(item.run->kernelFile.filename()), qs(item.run->exerciseFolder.filename()))
-                               : tr("No runnable kernel (optional)."));
-  updateBugLabel();
+    const course::SpotTheBug item =
+        activity.as<course::SpotTheBug>() ? *activity.as<course::SpotTheBug>() : course::SpotTheBug{};
+    m_run = item.run;
+    m_language->setCurrentText(item.language.empty() ? QStringLiteral("python") : qs(item.language));
+    m_code->setLanguage(m_language->currentText());
+    m_code->setText(qs(item.code));
+    for (int line : item.bugLines)
+        m_code->setBug(line, true);
+    m_why->setPlainText(qs(item.why));
+    m_fix->setPlainText(qs(item.fix));
+    m_fixed->setPlainText(qs(item.fixedCode));
+    m_runLabel->setText(item.run
+                            ? tr("“Run it on my GPU” runs %1 with the exercise %2 (kept as it is).")
+                                  .arg(qs(item.run->kernelFile.filename()), qs(item.run->exerciseFolder.filename()))
+                            : tr("No runnable kernel (optional)."));
+    updateBugLabel();
 }
 
 void SpotTheBugEditor::toggleBugLine(int line)
 {
-  if (line < 1 || line > m_code->lines())
-    return;
-  const bool bug = !m_code->isBug(line);
-  m_code->setBug(line, bug);
-  updateBugLabel();
-  notify(QString(), bug ? tr("Mark line %1 faulty").arg(line) : tr("Unmark line %1").arg(line));
+    if (line < 1 || line > m_code->lines())
+        return;
+    const bool bug = !m_code->isBug(line);
+    m_code->setBug(line, bug);
+    updateBugLabel();
+    notify(QString(), bug ? tr("Mark line %1 faulty").arg(line) : tr("Unmark line %1").arg(line));
 }
 
-std::vector<int> SpotTheBugEditor::bugLines() const { return m_code->bugs(); }
+std::vector<int> SpotTheBugEditor::bugLines() const
+{
+    return m_code->bugs();
+}
 
-QWidget *SpotTheBugEditor::listing() const { return m_code; }
+QWidget* SpotTheBugEditor::listing() const
+{
+    return m_code;
+}
 
 void SpotTheBugEditor::updateBugLabel()
 {
-  QStringList lines;
-  for (int line : m_code->bugs())
-    lines << QString::number(line);
-  m_bugLabel->setText(lines.isEmpty()
-                          ? tr("<b>No faulty line marked.</b> Click the margin beside a line (or press Ctrl+B on it) "
-                               "to mark it.")
-                          : tr("Faulty line(s): <b>%1</b>. Click the margin again (or Ctrl+B) to unmark.")
-                                .arg(lines.join(QStringLiteral(", "))));
+    QStringList lines;
+    for (int line : m_code->bugs())
+        lines << QString::number(line);
+    m_bugLabel->setText(lines.isEmpty()
+                            ? tr("<b>No faulty line marked.</b> Click the margin beside a line (or press Ctrl+B on it) "
+                                 "to mark it.")
+                            : tr("Faulty line(s): <b>%1</b>. Click the margin again (or Ctrl+B) to unmark.")
+                                  .arg(lines.join(QStringLiteral(", "))));
 }
 
-void SpotTheBugEditor::store(course::Activity &activity) const
+void SpotTheBugEditor::store(course::Activity& activity) const
 {
-  course::SpotTheBug item;
-  item.language = m_language->currentText().toStdString();
-  item.code = m_code->text().toStdString();
-  item.bugLines = m_code->bugs();
-  item.why = m_why->toPlainText().toStdString();
-  item.fix = m_fix->toPlainText().toStdString();
-  item.fixedCode = m_fixed->toPlainText().toStdString();
-  item.run = m_run;
-  activity.payload = std::move(item);
+    course::SpotTheBug item;
+    item.language = m_language->currentText().toStdString();
+    item.code = m_code->text().toStdString();
+    item.bugLines = m_code->bugs();
+    item.why = m_why->toPlainText().toStdString();
+    item.fix = m_fix->toPlainText().toStdString();
+    item.fixedCode = m_fixed->toPlainText().toStdString();
+    item.run = m_run;
+    activity.payload = std::move(item);
 }
 
-QWidget *SpotTheBugEditor::fieldWidget(const QString &pointer, bool)
+QWidget* SpotTheBugEditor::fieldWidget(const QString& pointer, bool)
 {
-  const QString field = pointerTokens(pointer).value(0);
-  if (field == QLatin1String("language"))
-    return m_language;
-  if (field == QLatin1String("code") || field == QLatin1String("code_file") || field == QLatin1String("bug_lines"))
-    return m_code;
-  if (field == QLatin1String("why"))
-    return m_why;
-  if (field == QLatin1String("fix"))
-    return m_fix;
-  if (field == QLatin1String("fixed_code") || field == QLatin1String("fixed_code_file"))
-    return m_fixed;
-  if (field == QLatin1String("run"))
-    return m_runLabel;
-  return nullptr;
+    const QString field = pointerTokens(pointer).value(0);
+    if (field == QLatin1String("language"))
+        return m_language;
+    if (field == QLatin1String("code") || field == QLatin1String("code_file") || field == QLatin1String("bug_lines"))
+        return m_code;
+    if (field == QLatin1String("why"))
+        return m_why;
+    if (field == QLatin1String("fix"))
+        return m_fix;
+    if (field == QLatin1String("fixed_code") || field == QLatin1String("fixed_code_file"))
+        return m_fixed;
+    if (field == QLatin1String("run"))
+        return m_runLabel;
+    return nullptr;
 }
 
 // ---- step-through
@@ -192,177 +200,180 @@ namespace {
 // The state fields each diagram needs (docs/content-format.md, step-through table).
 QString diagramFields(course::Diagram diagram)
 {
-  switch (diagram) {
-  case course::Diagram::Traffic:
-    return QStringLiteral("transfers [{from, to, label, bytes}], read_bytes, written_bytes, lane (fused/unfused)");
-  case course::Diagram::OnlineSoftmax:
-    return QStringLiteral("tile, scores [..], m, l, acc [..], full (optional)");
-  case course::Diagram::TileGrid:
-    return QStringLiteral("grid_m, grid_n, group_size_m, computed [[row, col]..], a_loads, b_loads");
-  case course::Diagram::Pipeline:
-    return QStringLiteral("stages [names], active (index), artifact (text)");
-  case course::Diagram::Table:
-    return QStringLiteral("values {name: number or text}");
-  }
-  return {};
+    switch (diagram) {
+    case course::Diagram::Traffic:
+        return QStringLiteral("transfers [{from, to, label, bytes}], read_bytes, written_bytes, lane (fused/unfused)");
+    case course::Diagram::OnlineSoftmax:
+        return QStringLiteral("tile, scores [..], m, l, acc [..], full (optional)");
+    case course::Diagram::TileGrid:
+        return QStringLiteral("grid_m, grid_n, group_size_m, computed [[row, col]..], a_loads, b_loads");
+    case course::Diagram::Pipeline:
+        return QStringLiteral("stages [names], active (index), artifact (text)");
+    case course::Diagram::Table:
+        return QStringLiteral("values {name: number or text}");
+    }
+    return {};
 }
 
 } // namespace
 
-StepThroughEditor::StepThroughEditor(QWidget *parent) : ActivityEditor(parent)
+StepThroughEditor::StepThroughEditor(QWidget* parent) : ActivityEditor(parent)
 {
-  auto *layout = new QVBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  auto *top = new QFormLayout;
-  m_diagram = new QComboBox(this);
-  for (course::Diagram d : {course::Diagram::Traffic, course::Diagram::OnlineSoftmax, course::Diagram::TileGrid,
-                            course::Diagram::Pipeline, course::Diagram::Table})
-    m_diagram->addItem(qs(course::diagramName(d)), static_cast<int>(d));
-  top->addRow(tr("Diagram"), m_diagram);
-  m_params = makeTextEdit(this, 2, true);
-  m_params->setPlaceholderText(QStringLiteral("{\"M\": 4096}"));
-  top->addRow(tr("Parameters (JSON)"), m_params);
-  m_fieldsHint = new QLabel(this);
-  m_fieldsHint->setWordWrap(true);
-  m_fieldsHint->setForegroundRole(QPalette::PlaceholderText);
-  top->addRow(QString(), m_fieldsHint);
-  layout->addLayout(top);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* top = new QFormLayout;
+    m_diagram = new QComboBox(this);
+    for (course::Diagram d : {course::Diagram::Traffic, course::Diagram::OnlineSoftmax, course::Diagram::TileGrid,
+                              course::Diagram::Pipeline, course::Diagram::Table})
+        m_diagram->addItem(qs(course::diagramName(d)), static_cast<int>(d));
+    top->addRow(tr("Diagram"), m_diagram);
+    m_params = makeTextEdit(this, 2, true);
+    m_params->setPlaceholderText(QStringLiteral("{\"M\": 4096}"));
+    top->addRow(tr("Parameters (JSON)"), m_params);
+    m_fieldsHint = new QLabel(this);
+    m_fieldsHint->setWordWrap(true);
+    m_fieldsHint->setForegroundRole(QPalette::PlaceholderText);
+    top->addRow(QString(), m_fieldsHint);
+    layout->addLayout(top);
 
-  auto *row = new QVBoxLayout;
-  m_list = new ItemListPanel(tr("step"), this);
-  m_list->list()->setMaximumHeight(96);
-  row->addWidget(m_list);
-  m_form = new QWidget(this);
-  auto *form = new QFormLayout(m_form);
-  form->setContentsMargins(0, 0, 0, 0);
-  m_title = new QLineEdit(m_form);
-  form->addRow(tr("Title"), m_title);
-  m_text = makeTextEdit(m_form, 4, false);
-  form->addRow(tr("Text"), m_text);
-  m_state = makeTextEdit(m_form, 10, true);
-  form->addRow(tr("State (JSON)"), m_state);
-  row->addWidget(m_form, 1);
-  layout->addLayout(row, 1);
+    auto* row = new QVBoxLayout;
+    m_list = new ItemListPanel(tr("step"), this);
+    m_list->list()->setMaximumHeight(96);
+    row->addWidget(m_list);
+    m_form = new QWidget(this);
+    auto* form = new QFormLayout(m_form);
+    form->setContentsMargins(0, 0, 0, 0);
+    m_title = new QLineEdit(m_form);
+    form->addRow(tr("Title"), m_title);
+    m_text = makeTextEdit(m_form, 4, false);
+    form->addRow(tr("Text"), m_text);
+    m_state = makeTextEdit(m_form, 10, true);
+    form->addRow(tr("State (JSON)"), m_state);
+    row->addWidget(m_form, 1);
+    layout->addLayout(row, 1);
 
-  connect(m_diagram, &QComboBox::currentIndexChanged, this, [this] {
-    m_steps.diagram = static_cast<course::Diagram>(m_diagram->currentData().toInt());
-    m_fieldsHint->setText(tr("Each step's state holds exactly: %1").arg(diagramFields(m_steps.diagram)));
-    notify(QStringLiteral("diagram"), tr("Change the diagram"));
-  });
-  connect(m_params, &QPlainTextEdit::textChanged, this, [this] {
-    if (!loading() && parseJsonInto(m_params, m_steps.params))
-      notify(QStringLiteral("params"), tr("Edit the parameters"));
-  });
-  connect(m_list, &ItemListPanel::currentChanged, this, [this](int r) { showStep(r); });
-  connect(m_list, &ItemListPanel::addRequested, this, [this] {
-    course::Step step;
-    step.title = tr("Step %1").arg(m_steps.steps.size() + 1).toStdString();
-    // A new step starts from the state of the one shown: the usual next step changes a few fields.
-    step.state = m_current >= 0 ? m_steps.steps[m_current].state : nlohmann::json::object();
-    m_steps.steps.insert(m_steps.steps.begin() + (m_current + 1), std::move(step));
-    showStep(m_current + 1);
-    notify(QString(), tr("Add a step"));
-  });
-  connect(m_list, &ItemListPanel::removeRequested, this, [this](int r) {
-    m_steps.steps.erase(m_steps.steps.begin() + r);
-    showStep(std::min(r, static_cast<int>(m_steps.steps.size()) - 1));
-    notify(QString(), tr("Remove a step"));
-  });
-  connect(m_list, &ItemListPanel::moveRequested, this, [this](int r, int delta) {
-    std::swap(m_steps.steps[r], m_steps.steps[r + delta]);
-    showStep(r + delta);
-    notify(QString(), tr("Move a step"));
-  });
-  auto edited = [this](const QString &what, const QString &description) {
-    return [=, this] {
-      if (loading() || m_current < 0)
-        return;
-      readForm();
-      notify(QStringLiteral("s%1/%2").arg(m_current).arg(what), description);
+    connect(m_diagram, &QComboBox::currentIndexChanged, this, [this] {
+        m_steps.diagram = static_cast<course::Diagram>(m_diagram->currentData().toInt());
+        m_fieldsHint->setText(tr("Each step's state holds exactly: %1").arg(diagramFields(m_steps.diagram)));
+        notify(QStringLiteral("diagram"), tr("Change the diagram"));
+    });
+    connect(m_params, &QPlainTextEdit::textChanged, this, [this] {
+        if (!loading() && parseJsonInto(m_params, m_steps.params))
+            notify(QStringLiteral("params"), tr("Edit the parameters"));
+    });
+    connect(m_list, &ItemListPanel::currentChanged, this, [this](int r) { showStep(r); });
+    connect(m_list, &ItemListPanel::addRequested, this, [this] {
+        course::Step step;
+        step.title = tr("Step %1").arg(m_steps.steps.size() + 1).toStdString();
+        // A new step starts from the state of the one shown: the usual next step changes a few fields.
+        step.state = m_current >= 0 ? m_steps.steps[m_current].state : nlohmann::json::object();
+        m_steps.steps.insert(m_steps.steps.begin() + (m_current + 1), std::move(step));
+        showStep(m_current + 1);
+        notify(QString(), tr("Add a step"));
+    });
+    connect(m_list, &ItemListPanel::removeRequested, this, [this](int r) {
+        m_steps.steps.erase(m_steps.steps.begin() + r);
+        showStep(std::min(r, static_cast<int>(m_steps.steps.size()) - 1));
+        notify(QString(), tr("Remove a step"));
+    });
+    connect(m_list, &ItemListPanel::moveRequested, this, [this](int r, int delta) {
+        std::swap(m_steps.steps[r], m_steps.steps[r + delta]);
+        showStep(r + delta);
+        notify(QString(), tr("Move a step"));
+    });
+    auto edited = [this](const QString& what, const QString& description) {
+        return [=, this] {
+            if (loading() || m_current < 0)
+                return;
+            readForm();
+            notify(QStringLiteral("s%1/%2").arg(m_current).arg(what), description);
+        };
     };
-  };
-  connect(m_title, &QLineEdit::textChanged, this, edited(QStringLiteral("title"), tr("Edit a step title")));
-  connect(m_text, &QPlainTextEdit::textChanged, this, edited(QStringLiteral("text"), tr("Edit a step text")));
-  connect(m_state, &QPlainTextEdit::textChanged, this, [this] {
-    if (loading() || m_current < 0 || !parseJsonInto(m_state, m_steps.steps[m_current].state))
-      return;
-    notify(QStringLiteral("s%1/state").arg(m_current), tr("Edit a step state"));
-  });
+    connect(m_title, &QLineEdit::textChanged, this, edited(QStringLiteral("title"), tr("Edit a step title")));
+    connect(m_text, &QPlainTextEdit::textChanged, this, edited(QStringLiteral("text"), tr("Edit a step text")));
+    connect(m_state, &QPlainTextEdit::textChanged, this, [this] {
+        if (loading() || m_current < 0 || !parseJsonInto(m_state, m_steps.steps[m_current].state))
+            return;
+        notify(QStringLiteral("s%1/state").arg(m_current), tr("Edit a step state"));
+    });
 }
 
-bool StepThroughEditor::parseJsonInto(QPlainTextEdit *edit, nlohmann::json &out)
+bool StepThroughEditor::parseJsonInto(QPlainTextEdit* edit, nlohmann::json& out)
 {
-  const std::string text = edit->toPlainText().trimmed().toStdString();
-  try {
-    out = text.empty() ? nlohmann::json::object() : nlohmann::json::parse(text);
-    edit->setProperty("tkmError", false);
-    edit->setToolTip(QString());
-  } catch (const nlohmann::json::parse_error &e) {
-    // The model keeps the last valid value: the loader could not say more than "not JSON" anyway.
-    edit->setProperty("tkmError", true);
-    edit->setToolTip(tr("Not valid JSON yet (%1); the last valid value is kept.").arg(QString::fromUtf8(e.what())));
+    const std::string text = edit->toPlainText().trimmed().toStdString();
+    try {
+        out = text.empty() ? nlohmann::json::object() : nlohmann::json::parse(text);
+        edit->setProperty("tkmError", false);
+        edit->setToolTip(QString());
+    } catch (const nlohmann::json::parse_error& e) {
+        // The model keeps the last valid value: the loader could not say more than "not JSON" anyway.
+        edit->setProperty("tkmError", true);
+        edit->setToolTip(tr("Not valid JSON yet (%1); the last valid value is kept.").arg(QString::fromUtf8(e.what())));
+        edit->style()->unpolish(edit);
+        edit->style()->polish(edit);
+        return false;
+    }
     edit->style()->unpolish(edit);
     edit->style()->polish(edit);
-    return false;
-  }
-  edit->style()->unpolish(edit);
-  edit->style()->polish(edit);
-  return true;
+    return true;
 }
 
-void StepThroughEditor::doLoad(const course::Activity &activity)
+void StepThroughEditor::doLoad(const course::Activity& activity)
 {
-  m_steps = activity.as<course::StepThrough>() ? *activity.as<course::StepThrough>() : course::StepThrough{};
-  m_diagram->setCurrentIndex(m_diagram->findData(static_cast<int>(m_steps.diagram)));
-  m_fieldsHint->setText(tr("Each step's state holds exactly: %1").arg(diagramFields(m_steps.diagram)));
-  m_params->setPlainText(m_steps.params.empty() ? QString() : qs(m_steps.params.dump(2)));
-  showStep(std::max(0, std::min(m_current, static_cast<int>(m_steps.steps.size()) - 1)));
+    m_steps = activity.as<course::StepThrough>() ? *activity.as<course::StepThrough>() : course::StepThrough{};
+    m_diagram->setCurrentIndex(m_diagram->findData(static_cast<int>(m_steps.diagram)));
+    m_fieldsHint->setText(tr("Each step's state holds exactly: %1").arg(diagramFields(m_steps.diagram)));
+    m_params->setPlainText(m_steps.params.empty() ? QString() : qs(m_steps.params.dump(2)));
+    showStep(std::max(0, std::min(m_current, static_cast<int>(m_steps.steps.size()) - 1)));
 }
 
 void StepThroughEditor::showStep(int index)
 {
-  const bool wasLoading = loading();
-  QStringList labels;
-  for (const auto &s : m_steps.steps)
-    labels << qs(s.title);
-  m_current = m_steps.steps.empty() ? -1 : index;
-  m_list->setItems(labels, m_current);
-  m_form->setEnabled(m_current >= 0);
-  const QSignalBlocker b1(m_title), b2(m_text), b3(m_state);
-  const course::Step step = m_current >= 0 ? m_steps.steps[m_current] : course::Step{};
-  m_title->setText(qs(step.title));
-  m_text->setPlainText(qs(step.text));
-  m_state->setPlainText(step.state.is_null() ? QString() : qs(step.state.dump(2)));
-  if (!wasLoading)
-    emit itemShown();
+    const bool wasLoading = loading();
+    QStringList labels;
+    for (const auto& s : m_steps.steps)
+        labels << qs(s.title);
+    m_current = m_steps.steps.empty() ? -1 : index;
+    m_list->setItems(labels, m_current);
+    m_form->setEnabled(m_current >= 0);
+    const QSignalBlocker b1(m_title), b2(m_text), b3(m_state);
+    const course::Step step = m_current >= 0 ? m_steps.steps[m_current] : course::Step{};
+    m_title->setText(qs(step.title));
+    m_text->setPlainText(qs(step.text));
+    m_state->setPlainText(step.state.is_null() ? QString() : qs(step.state.dump(2)));
+    if (!wasLoading)
+        emit itemShown();
 }
 
 void StepThroughEditor::readForm()
 {
-  course::Step &step = m_steps.steps[m_current];
-  step.title = m_title->text().toStdString();
-  step.text = m_text->toPlainText().toStdString();
-  m_list->setLabel(m_current, m_title->text());
+    course::Step& step = m_steps.steps[m_current];
+    step.title = m_title->text().toStdString();
+    step.text = m_text->toPlainText().toStdString();
+    m_list->setLabel(m_current, m_title->text());
 }
 
-void StepThroughEditor::store(course::Activity &activity) const { activity.payload = m_steps; }
-
-QWidget *StepThroughEditor::fieldWidget(const QString &pointer, bool reveal)
+void StepThroughEditor::store(course::Activity& activity) const
 {
-  const QStringList t = pointerTokens(pointer);
-  if (t.value(0) == QLatin1String("diagram"))
-    return m_diagram;
-  if (t.value(0) == QLatin1String("params"))
-    return m_params;
-  if (t.value(0) != QLatin1String("steps"))
-    return nullptr;
-  if (!m_list->holds(t, reveal))
-    return m_list->list();
-  if (t.value(2) == QLatin1String("title"))
-    return m_title;
-  if (t.value(2) == QLatin1String("text"))
-    return m_text;
-  return m_state;
+    activity.payload = m_steps;
+}
+
+QWidget* StepThroughEditor::fieldWidget(const QString& pointer, bool reveal)
+{
+    const QStringList t = pointerTokens(pointer);
+    if (t.value(0) == QLatin1String("diagram"))
+        return m_diagram;
+    if (t.value(0) == QLatin1String("params"))
+        return m_params;
+    if (t.value(0) != QLatin1String("steps"))
+        return nullptr;
+    if (!m_list->holds(t, reveal))
+        return m_list->list();
+    if (t.value(2) == QLatin1String("title"))
+        return m_title;
+    if (t.value(2) == QLatin1String("text"))
+        return m_text;
+    return m_state;
 }
 
 } // namespace tkm::app

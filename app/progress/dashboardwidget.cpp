@@ -1,7 +1,7 @@
 #include "app/progress/dashboardwidget.h"
 
+#include "app/common/format.h"
 #include "app/progress/reportcharts.h"
-#include "app/results/reportformat.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

@@ -3,14 +3,14 @@
 #include "app/activities/activityview.h"
 #include "app/activities/exerciseview.h"
 #include "app/activities/quizview.h"
+#include "app/common/paths.h"
+#include "app/common/shell.h"
 #include "app/editor/kerneleditor.h"
 #include "app/progress/dashboardwidget.h"
 #include "app/progress/reportexporter.h"
 #include "app/progress/runhistory.h"
 #include "app/progress/sqlitestatestore.h"
 #include "app/results/resultsview.h"
-#include "app/shell/mainwindow.h"
-#include "app/shell/paths.h"
 
 #include <QAction>
 #include <QDate>
@@ -46,8 +46,7 @@ QString qs(const std::string& s)
 
 } // namespace
 
-ProgressController::ProgressController(MainWindow* window, const QString& databasePath)
-    : QObject(window), m_window(window)
+ProgressController::ProgressController(Shell* window, const QString& databasePath) : QObject(window), m_window(window)
 {
     m_db = openProgressDatabase(databasePath.isEmpty() ? defaultDatabasePath() : databasePath);
     setCodeDir(codeDirForDatabase(m_db.requestedPath));
@@ -96,7 +95,7 @@ ProgressController::ProgressController(MainWindow* window, const QString& databa
         m_window->resultsDock()->show();
         m_window->resultsDock()->raise();
     });
-    connect(m_window, &MainWindow::activityOpened, this, &ProgressController::onActivityOpened);
+    connect(m_window, &Shell::activityOpened, this, &ProgressController::onActivityOpened);
 
     if (!m_db.store) {
         m_dashboard->setEnabled(false);
@@ -268,8 +267,8 @@ void ProgressController::sampleTime()
 bool ProgressController::eventFilter(QObject* watched, QEvent* event)
 {
     const QEvent::Type type = event->type();
-    if ((watched == m_window && (type == QEvent::ActivationChange || type == QEvent::WindowStateChange ||
-                                 type == QEvent::Close)) ||
+    if ((watched == m_window &&
+         (type == QEvent::ActivationChange || type == QEvent::WindowStateChange || type == QEvent::Close)) ||
         (watched == m_dashboard && (type == QEvent::Show || type == QEvent::Hide)))
         QTimer::singleShot(0, this, &ProgressController::sampleTime);
     if (watched == m_window && type == QEvent::Close)
@@ -305,9 +304,9 @@ void ProgressController::exportWithDialog()
     const QString folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     const QString suggested =
         QDir(folder).filePath(QStringLiteral("tkm-progress-%1.pdf").arg(QDate::currentDate().toString(Qt::ISODate)));
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Export progress report"), suggested,
-                                                QStringList{a4, letter, html, csv, json}.join(QStringLiteral(";;")),
-                                                &filter);
+    QString path =
+        QFileDialog::getSaveFileName(m_window, tr("Export progress report"), suggested,
+                                     QStringList{a4, letter, html, csv, json}.join(QStringLiteral(";;")), &filter);
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())
@@ -377,8 +376,7 @@ bool ProgressController::resetAllProgress()
 void ProgressController::onRestoreRequested(const progress::KernelRun& run)
 {
     auto* exercise = qobject_cast<ExerciseView*>(m_window->currentView());
-    if (!exercise || exercise->moduleId() != m_history->moduleId() ||
-        exercise->activityId() != m_history->activityId())
+    if (!exercise || exercise->moduleId() != m_history->moduleId() || exercise->activityId() != m_history->activityId())
         return;
     if (!m_window->confirm(tr("Replace the code in the editor with the kernel you ran on %1 (%2)? Undo in the "
                               "editor brings your current code back.")
@@ -390,9 +388,9 @@ void ProgressController::onRestoreRequested(const progress::KernelRun& run)
             if (value.is_number_integer())
                 exercise->setMetaValue(qs(name), value.get<qint64>());
     exercise->saveNow();
-    m_window->statusBar()->showMessage(tr("Restored the kernel of %1; Undo (Ctrl+Z) in the editor brings yours back.")
-                                           .arg(formatRunTime(run.atMs)),
-                                       8000);
+    m_window->statusBar()->showMessage(
+        tr("Restored the kernel of %1; Undo (Ctrl+Z) in the editor brings yours back.").arg(formatRunTime(run.atMs)),
+        8000);
 }
 
 void ProgressController::onCompareRequested(const progress::KernelRun& older, const progress::KernelRun& newer)
@@ -415,8 +413,8 @@ void ProgressController::onWriteFailed(const QString& sentence)
     if (m_writeErrorShown)
         return;
     m_writeErrorShown = true;
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Your progress was not saved"), sentence, QMessageBox::Ok,
-                                m_window);
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("Your progress was not saved"), sentence, QMessageBox::Ok, m_window);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }

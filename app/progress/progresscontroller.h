@@ -30,7 +30,7 @@ struct KernelRun;
 namespace tkm::app {
 
 class DashboardWidget;
-class MainWindow;
+class Shell;
 class RunHistoryWidget;
 class SqliteStateStore;
 
@@ -44,16 +44,16 @@ class ProgressController : public QObject
 public:
     /// Opens the database at `databasePath` (empty: defaultDatabasePath()) and attaches to `window`; call after
     /// window->loadCourse(). The controller is a child of the window.
-    explicit ProgressController(MainWindow* window, const QString& databasePath = {});
+    explicit ProgressController(Shell* window, const QString& databasePath = {});
     ~ProgressController() override;
 
     /// The database in use and what the learner is told about it.
     const ProgressDatabase& database() const { return m_db; }
     /// The SQLite-backed state store given to the window (nullptr when no database could be opened at all).
     SqliteStateStore* states() const { return m_states; }
-    DashboardWidget* dashboard() const { return m_dashboard; }   ///< the dashboard page
-    RunHistoryWidget* history() const { return m_history; }      ///< the run history of the open exercise
-    QDockWidget* historyDock() const { return m_historyDock; }   ///< its dock
+    DashboardWidget* dashboard() const { return m_dashboard; } ///< the dashboard page
+    RunHistoryWidget* history() const { return m_history; }    ///< the run history of the open exercise
+    QDockWidget* historyDock() const { return m_historyDock; } ///< its dock
 
     /// Opens the resume point (the store's position), else the activity shown last, else the first one.
     void resume();
@@ -91,7 +91,7 @@ private:
     QString activityTitle(const QString& moduleId, const QString& activityId) const;
     bool reopenCurrent();
 
-    MainWindow* m_window = nullptr;
+    Shell* m_window = nullptr;
     ProgressDatabase m_db;
     SqliteStateStore* m_states = nullptr;
     DashboardWidget* m_dashboard = nullptr;

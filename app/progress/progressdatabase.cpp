@@ -1,6 +1,6 @@
 #include "app/progress/progressdatabase.h"
 
-#include "app/shell/paths.h"
+#include "app/common/paths.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -70,8 +70,8 @@ ProgressDatabase openProgressDatabase(const QString& path)
         notices << why;
         db.tempDir = std::make_shared<QTemporaryDir>();
         if (!db.tempDir->isValid()) {
-            db.notice = why + QLatin1Char(' ') + tr("No temporary database could be created either (%1).")
-                                                     .arg(db.tempDir->errorString());
+            db.notice = why + QLatin1Char(' ') +
+                        tr("No temporary database could be created either (%1).").arg(db.tempDir->errorString());
             return db;
         }
         db.path = db.tempDir->filePath(QStringLiteral("session.db"));

@@ -1,6 +1,6 @@
 #include "app/progress/reportcharts.h"
 
-#include "app/results/reportformat.h"
+#include "app/common/format.h"
 
 #include <QCoreApplication>
 #include <QFont>

@@ -1,7 +1,7 @@
 #include "app/progress/reportexporter.h"
 
+#include "app/common/format.h"
 #include "app/progress/reportcharts.h"
-#include "app/results/reportformat.h"
 
 #include "modules/progress/export.h"
 
@@ -11,8 +11,8 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QPdfWriter>
-#include <QScreen>
 #include <QSaveFile>
+#include <QScreen>
 #include <QTextStream>
 #include <QUrl>
 
@@ -124,9 +124,8 @@ QString ReportExporter::html(bool embedImages) const
     out << "</table>";
 
     out << "<h2>" << esc(tr("Modules")) << "</h2><table width=\"100%\" cellspacing=\"0\"><tr>" << kTitleHeader
-        << esc(tr("Module"))
-        << "</th><th>" << esc(tr("Completion")) << "</th><th>" << esc(tr("Quiz accuracy")) << "</th><th>"
-        << esc(tr("Questions right")) << "</th><th>" << esc(tr("Bugs found")) << "</th><th>"
+        << esc(tr("Module")) << "</th><th>" << esc(tr("Completion")) << "</th><th>" << esc(tr("Quiz accuracy"))
+        << "</th><th>" << esc(tr("Questions right")) << "</th><th>" << esc(tr("Bugs found")) << "</th><th>"
         << esc(tr("Exercises passed")) << "</th><th>" << esc(tr("Time")) << "</th></tr>";
     for (const auto& m : d.modules) {
         out << "<tr><td>" << esc(m.title) << "</td><td class=\"n\">" << formatFraction(m.fraction()) << " ("
@@ -140,8 +139,9 @@ QString ReportExporter::html(bool embedImages) const
     // Every column gets its share of the width: with nine columns QTextDocument would otherwise squeeze the titles.
     out << "<h2>" << esc(tr("Exercises")) << "</h2><table width=\"100%\" cellspacing=\"0\"><tr>";
     const std::pair<const char*, int> exerciseColumns[] = {
-        {"Exercise", 19},     {"Runs", 6},             {"Status", 9},    {"Best time", 10},   {"Bandwidth", 13},
-        {"% of ceiling", 10}, {"DRAM efficiency", 11}, {"Solution", 10}, {"vs solution", 12}};
+        {"Exercise", 19},        {"Runs", 6},       {"Status", 9},
+        {"Best time", 10},       {"Bandwidth", 13}, {"% of ceiling", 10},
+        {"DRAM efficiency", 11}, {"Solution", 10},  {"vs solution", 12}};
     for (const auto& [title, percent] : exerciseColumns)
         out << "<th width=\"" << percent << "%\">" << esc(tr(title)) << "</th>";
     out << "</tr>";

@@ -1,6 +1,7 @@
 #include "app/progress/runhistory.h"
 
-#include "app/results/reportformat.h"
+#include "app/common/format.h"
+#include "app/common/theme.h"
 
 #include <QDateTime>
 #include <QDialogButtonBox>

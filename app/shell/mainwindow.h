@@ -3,6 +3,7 @@
 // menus and shortcuts, the GPU status. Later features (progress dashboard, instructor mode) plug in through
 // addDock / addPage / menu and by replacing the ActivityStateStore.
 
+#include "app/common/shell.h"
 #include "app/course/activitystate.h"
 
 #include <QHash>
@@ -33,103 +34,97 @@ class EngineClient;
 class ResultsView;
 class StatusArea;
 
-/// Menus other features may add actions to.
-enum class MenuId { File, Navigate, Activity, View, Help };
-
 /// The application window.
-class MainWindow : public QMainWindow {
-  Q_OBJECT
+class MainWindow : public Shell
+{
+    Q_OBJECT
 public:
-  /// Builds the window; `workerPath` is the tkm-run executable (app/shell/paths.h workerPath() by default).
-  explicit MainWindow(const QString &workerPath = {}, QWidget *parent = nullptr);
-  ~MainWindow() override;
+    /// Builds the window; `workerPath` is the tkm-run executable (app/common/paths.h workerPath() by default).
+    explicit MainWindow(const QString& workerPath = {}, QWidget* parent = nullptr);
+    ~MainWindow() override;
 
-  /// Loads a content root (docs/content-format.md); on errors shows them in the centre and returns false.
-  bool loadCourse(const QString &contentRoot);
-  /// The loaded course (nullptr before a successful loadCourse).
-  const course::Course *course() const { return m_course.get(); }
-  /// Opens an activity by index [0-based]; returns false when out of range.
-  bool openActivity(int module, int activity);
-  /// Opens an activity by ids; returns false when not found.
-  bool openActivity(const QString &moduleId, const QString &activityId);
-  /// Opens the activity shown last (QSettings), or the first one.
-  void openLastActivity();
-  /// Next / previous activity across modules; false at the end.
-  bool goNext();
-  /// See goNext.
-  bool goPrevious();
-  /// Asks the worker for its GPU (status area); call once the window is up.
-  void queryDevices();
+    /// Loads a content root (docs/content-format.md); on errors shows them in the centre and returns false.
+    bool loadCourse(const QString& contentRoot) override;
+    /// The loaded course (nullptr before a successful loadCourse).
+    const course::Course* course() const override { return m_course.get(); }
+    /// Opens an activity by index [0-based]; returns false when out of range.
+    bool openActivity(int module, int activity) override;
+    /// Opens an activity by ids; returns false when not found.
+    bool openActivity(const QString& moduleId, const QString& activityId) override;
+    /// Opens the activity shown last (QSettings), or the first one.
+    void openLastActivity() override;
+    /// Next / previous activity across modules; false at the end.
+    bool goNext();
+    /// See goNext.
+    bool goPrevious();
+    /// Asks the worker for its GPU (status area); call once the window is up.
+    void queryDevices();
 
-  /// The view of the open activity (nullptr when a page or nothing is shown).
-  ActivityView *currentView() const { return m_view; }
-  /// The course navigator.
-  CourseNavigator *navigator() const { return m_navigator; }
-  /// The results view in its dock.
-  ResultsView *results() const { return m_results; }
-  /// The results dock.
-  QDockWidget *resultsDock() const { return m_resultsDock; }
-  /// The engine client shared by every view.
-  EngineClient *engine() const { return m_engine; }
-  /// The GPU status area.
-  StatusArea *statusArea() const { return m_status; }
-  /// The activity-state store.
-  ActivityStateStore *states() const { return m_states; }
-  /// Replaces the activity-state store (e.g. with the SQLite one); the window takes ownership.
-  void setStateStore(ActivityStateStore *store);
+    /// The view of the open activity (nullptr when a page or nothing is shown).
+    ActivityView* currentView() const override { return m_view; }
+    /// The course navigator.
+    CourseNavigator* navigator() const override { return m_navigator; }
+    /// The results view in its dock.
+    ResultsView* results() const override { return m_results; }
+    /// The results dock.
+    QDockWidget* resultsDock() const override { return m_resultsDock; }
+    /// The engine client shared by every view.
+    EngineClient* engine() const { return m_engine; }
+    /// The GPU status area.
+    StatusArea* statusArea() const { return m_status; }
+    /// The activity-state store.
+    ActivityStateStore* states() const { return m_states; }
+    /// Replaces the activity-state store (e.g. with the SQLite one); the window takes ownership.
+    void setStateStore(ActivityStateStore* store) override;
 
-  /// A menu other features can add to.
-  QMenu *menu(MenuId id) const;
-  /// Adds a dock (e.g. the progress dashboard) with a toggle in the View menu; the window takes ownership.
-  void addFeatureDock(QDockWidget *dock, Qt::DockWidgetArea area);
-  /// Adds a centre page (e.g. the dashboard or an instructor editor) shown instead of an activity by showPage.
-  void addPage(const QString &id, const QString &title, QWidget *page);
-  /// Shows a page added with addPage; false for an unknown id.
-  bool showPage(const QString &id);
-  /// Replaces how loadCourse reads a content root (e.g. the built-in course with instructor packs applied,
-  /// app/instructor); by default course::loadCourse.
-  void setCourseLoader(std::function<course::CourseLoadResult(const QString &contentRoot)> loader);
-  /// Answers every confirmation question (tests); by default a message box asks.
-  void setConfirmHandler(std::function<bool(const QString &)> handler);
-  /// Asks `question` through the confirm handler; true when confirmed.
-  bool confirm(const QString &question) const;
-
-signals:
-  /// An activity was opened (its view is the current one).
-  void activityOpened(const QString &moduleId, const QString &activityId);
+    /// A menu other features can add to.
+    QMenu* menu(MenuId id) const override;
+    /// Adds a dock (e.g. the progress dashboard) with a toggle in the View menu; the window takes ownership.
+    void addFeatureDock(QDockWidget* dock, Qt::DockWidgetArea area) override;
+    /// Adds a centre page (e.g. the dashboard or an instructor editor) shown instead of an activity by showPage.
+    void addPage(const QString& id, const QString& title, QWidget* page) override;
+    /// Shows a page added with addPage; false for an unknown id.
+    bool showPage(const QString& id) override;
+    /// Replaces how loadCourse reads a content root (e.g. the built-in course with instructor packs applied,
+    /// app/instructor); by default course::loadCourse.
+    void setCourseLoader(std::function<course::CourseLoadResult(const QString& contentRoot)> loader) override;
+    /// Answers every confirmation question (tests); by default a message box asks.
+    void setConfirmHandler(std::function<bool(const QString&)> handler);
+    /// Asks `question` through the confirm handler; true when confirmed.
+    bool confirm(const QString& question) const override;
 
 protected:
-  void closeEvent(QCloseEvent *event) override;
+    void closeEvent(QCloseEvent* event) override;
 
 private:
-  void buildMenus();
-  void showCourseErrors(const std::vector<course::Diagnostic> &diagnostics, const QString &root);
-  void updateActions();
-  void onJobStarted(int jobId, const QString &title);
-  void onJobFinished(int jobId, const QJsonObject &report);
+    void buildMenus();
+    void showCourseErrors(const std::vector<course::Diagnostic>& diagnostics, const QString& root);
+    void updateActions();
+    void onJobStarted(int jobId, const QString& title);
+    void onJobFinished(int jobId, const QJsonObject& report);
 
-  std::unique_ptr<course::Course> m_course;
-  EngineClient *m_engine = nullptr;
-  ActivityStateStore *m_states = nullptr;
-  CourseNavigator *m_navigator = nullptr;
-  QDockWidget *m_navigatorDock = nullptr;
-  ResultsView *m_results = nullptr;
-  QDockWidget *m_resultsDock = nullptr;
-  StatusArea *m_status = nullptr;
-  QStackedWidget *m_centre = nullptr;
-  QWidget *m_activityHost = nullptr;
-  ActivityView *m_view = nullptr;
-  QLabel *m_message = nullptr;
-  QHash<QString, QWidget *> m_pages;
-  QHash<MenuId, QMenu *> m_menus;
-  QAction *m_run = nullptr;
-  QAction *m_cancel = nullptr;
-  QAction *m_reset = nullptr;
-  QAction *m_find = nullptr;
-  QAction *m_next = nullptr;
-  QAction *m_previous = nullptr;
-  std::function<bool(const QString &)> m_confirm;
-  std::function<course::CourseLoadResult(const QString &)> m_loader;
+    std::unique_ptr<course::Course> m_course;
+    EngineClient* m_engine = nullptr;
+    ActivityStateStore* m_states = nullptr;
+    CourseNavigator* m_navigator = nullptr;
+    QDockWidget* m_navigatorDock = nullptr;
+    ResultsView* m_results = nullptr;
+    QDockWidget* m_resultsDock = nullptr;
+    StatusArea* m_status = nullptr;
+    QStackedWidget* m_centre = nullptr;
+    QWidget* m_activityHost = nullptr;
+    ActivityView* m_view = nullptr;
+    QLabel* m_message = nullptr;
+    QHash<QString, QWidget*> m_pages;
+    QHash<MenuId, QMenu*> m_menus;
+    QAction* m_run = nullptr;
+    QAction* m_cancel = nullptr;
+    QAction* m_reset = nullptr;
+    QAction* m_find = nullptr;
+    QAction* m_next = nullptr;
+    QAction* m_previous = nullptr;
+    std::function<bool(const QString&)> m_confirm;
+    std::function<course::CourseLoadResult(const QString&)> m_loader;
 };
 
 } // namespace tkm::app

@@ -1,7 +1,7 @@
 #include "app/shell/statusarea.h"
 
+#include "app/common/theme.h"
 #include "app/engine/engineclient.h"
-#include "app/results/reportformat.h"
 
 #include <QHBoxLayout>
 #include <QJsonArray>
@@ -11,77 +11,82 @@ namespace tkm::app {
 
 QString noGpuSentence()
 {
-  return StatusArea::tr("No NVIDIA GPU: lessons, quizzes and compile checks work; running kernels needs an NVIDIA GPU "
-                        "and driver.");
+    return StatusArea::tr(
+        "No NVIDIA GPU: lessons, quizzes and compile checks work; running kernels needs an NVIDIA GPU "
+        "and driver.");
 }
 
-GpuInfo parseDevicesReport(const QJsonObject &report)
+GpuInfo parseDevicesReport(const QJsonObject& report)
 {
-  GpuInfo info;
-  QJsonObject device;
-  const QJsonArray devices = report.value(QStringLiteral("devices")).toArray();
-  if (!devices.isEmpty())
-    device = devices.first().toObject();
-  else
-    device = report.value(QStringLiteral("device")).toObject();
-  if (!device.isEmpty() && !device.value(QStringLiteral("name")).toString().isEmpty()) {
-    info.present = true;
-    info.name = device.value(QStringLiteral("name")).toString();
-    const QJsonValue cc = device.value(QStringLiteral("cc"));
-    info.cc = cc.isString() ? cc.toString() : QString::number(cc.toDouble(), 'f', 1);
-    info.memoryBytes = device.value(QStringLiteral("memory_bytes")).toDouble();
+    GpuInfo info;
+    QJsonObject device;
+    const QJsonArray devices = report.value(QStringLiteral("devices")).toArray();
+    if (!devices.isEmpty())
+        device = devices.first().toObject();
+    else
+        device = report.value(QStringLiteral("device")).toObject();
+    if (!device.isEmpty() && !device.value(QStringLiteral("name")).toString().isEmpty()) {
+        info.present = true;
+        info.name = device.value(QStringLiteral("name")).toString();
+        const QJsonValue cc = device.value(QStringLiteral("cc"));
+        info.cc = cc.isString() ? cc.toString() : QString::number(cc.toDouble(), 'f', 1);
+        info.memoryBytes = device.value(QStringLiteral("memory_bytes")).toDouble();
+        return info;
+    }
+    const QJsonObject error = report.value(QStringLiteral("error")).toObject();
+    info.message = error.value(QStringLiteral("message")).toString();
+    if (info.message.isEmpty())
+        info.message = report.value(QStringLiteral("summary")).toString();
     return info;
-  }
-  const QJsonObject error = report.value(QStringLiteral("error")).toObject();
-  info.message = error.value(QStringLiteral("message")).toString();
-  if (info.message.isEmpty())
-    info.message = report.value(QStringLiteral("summary")).toString();
-  return info;
 }
 
-StatusArea::StatusArea(QWidget *parent) : QWidget(parent)
+StatusArea::StatusArea(QWidget* parent) : QWidget(parent)
 {
-  auto *layout = new QHBoxLayout(this);
-  layout->setContentsMargins(6, 0, 6, 0);
-  m_label = new QLabel(tr("Looking for a GPU…"), this);
-  m_label->setTextFormat(Qt::PlainText);
-  layout->addWidget(m_label);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(6, 0, 6, 0);
+    m_label = new QLabel(tr("Looking for a GPU…"), this);
+    m_label->setTextFormat(Qt::PlainText);
+    layout->addWidget(m_label);
 }
 
-QString StatusArea::text() const { return m_label->text(); }
-
-void StatusArea::queryDevices(EngineClient *engine)
+QString StatusArea::text() const
 {
-  EngineJob job;
-  job.op = QStringLiteral("devices");
-  job.title = tr("GPU query");
-  job.quiet = true;
-  m_jobId = engine->submit(job);
-  connect(engine, &EngineClient::finished, this, [this](int id, const QJsonObject &report) {
-    if (id == m_jobId)
-      showGpu(parseDevicesReport(report));
-  });
+    return m_label->text();
 }
 
-void StatusArea::showGpu(const GpuInfo &info)
+void StatusArea::queryDevices(EngineClient* engine)
 {
-  m_gpu = info;
-  if (info.present) {
-    QString text = tr("GPU: %1 · compute capability %2").arg(info.name, info.cc);
-    if (info.memoryBytes > 0)
-      text += tr(" · %1 GiB").arg(QString::number(info.memoryBytes / (1024.0 * 1024.0 * 1024.0), 'f', 0));
-    m_label->setText(text);
-    m_label->setToolTip(tr("Kernels run on this GPU through the engine worker (tkm-run)."));
-    m_label->setAutoFillBackground(false);
-    m_label->setStyleSheet(QString());
-  } else {
-    m_label->setText(noGpuSentence());
-    m_label->setToolTip(info.message);
-    const QColor amber = verdictColor(QString(), palette());
-    m_label->setStyleSheet(QStringLiteral("QLabel { color: white; background: %1; padding: 2px 8px; border-radius: 3px; }")
-                               .arg(amber.name()));
-  }
-  emit gpuKnown(info);
+    EngineJob job;
+    job.op = QStringLiteral("devices");
+    job.title = tr("GPU query");
+    job.quiet = true;
+    m_jobId = engine->submit(job);
+    connect(engine, &EngineClient::finished, this, [this](int id, const QJsonObject& report) {
+        if (id == m_jobId)
+            showGpu(parseDevicesReport(report));
+    });
+}
+
+void StatusArea::showGpu(const GpuInfo& info)
+{
+    m_gpu = info;
+    if (info.present) {
+        QString text = tr("GPU: %1 · compute capability %2").arg(info.name, info.cc);
+        if (info.memoryBytes > 0)
+            text += tr(" · %1 GiB").arg(QString::number(info.memoryBytes / (1024.0 * 1024.0 * 1024.0), 'f', 0));
+        m_label->setText(text);
+        m_label->setToolTip(tr("Kernels run on this GPU through the engine worker (tkm-run)."));
+        m_label->setAutoFillBackground(false);
+        m_label->setStyleSheet(QString());
+    } else {
+        m_label->setText(noGpuSentence());
+        m_label->setToolTip(info.message);
+        const QColor amber = verdictColor(QString(), palette());
+        m_label->setStyleSheet(
+            QStringLiteral("QLabel { color: white; background: %1; padding: 2px 8px; border-radius: 3px; }")
+                .arg(amber.name()));
+    }
+    emit gpuKnown(info);
 }
 
 } // namespace tkm::app

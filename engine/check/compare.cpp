@@ -1,4 +1,5 @@
 #include "engine/check/compare.h"
+#include "engine/problem/elements.h"
 
 #include "engine/problem/generate.h"
 
@@ -30,25 +31,6 @@ std::string number(double v)
 std::string plural(int64_t n, const char* one, const char* many)
 {
     return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-// Row-major walk over logical elements with the storage offset, without a division per element.
-template <class F> void forEachElement(const problem::ArgInstance& arg, F&& f)
-{
-    const std::size_t r = arg.shape.size();
-    std::array<int64_t, 8> idx{};
-    int64_t offset = 0;
-    for (int64_t linear = 0; linear < arg.numel; ++linear) {
-        f(linear, offset);
-        for (std::size_t d = r; d-- > 0;) {
-            if (++idx[d] < arg.shape[d]) {
-                offset += arg.strides[d];
-                break;
-            }
-            offset -= (arg.shape[d] - 1) * arg.strides[d];
-            idx[d] = 0;
-        }
-    }
 }
 
 } // namespace

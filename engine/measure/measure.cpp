@@ -1,4 +1,5 @@
 #include "engine/measure/measure.h"
+#include "engine/common/clock.h"
 
 #include "engine/common/paths.h"
 #include "engine/cuda/driver.h"
@@ -13,12 +14,8 @@
 namespace tkm::measure {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+using engine::Clock;
+using engine::msSince;
 
 constexpr size_t kMiB = size_t{1} << 20;
 /// Never equal to the XOR of the flush buffer's words (it is zero-filled, XOR 0): the flush kernel never stores.

@@ -1,4 +1,5 @@
 #include "engine/measure/phase.h"
+#include "engine/common/clock.h"
 
 #include "engine/measure/baseline.h"
 #include "engine/measure/perf_case.h"
@@ -11,12 +12,8 @@
 namespace tkm::measure {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+using engine::Clock;
+using engine::msSince;
 
 int64_t asBytes(double v)
 {

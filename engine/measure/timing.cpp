@@ -1,4 +1,5 @@
 #include "engine/measure/timing.h"
+#include "engine/common/clock.h"
 
 #include "engine/cuda/context.h"
 #include "engine/cuda/driver.h"
@@ -11,12 +12,8 @@
 namespace tkm::measure {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+using engine::Clock;
+using engine::msSince;
 
 engine::Status record(const cuda::Event& e, CUstream stream)
 {

@@ -1,4 +1,6 @@
 #include "engine/measure/traffic.h"
+#include "engine/common/clock.h"
+#include "engine/report/figures.h"
 
 #include "engine/cuda/driver.h"
 
@@ -14,10 +16,7 @@
 namespace tkm::measure {
 namespace {
 
-double msSince(std::chrono::steady_clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
+using engine::msSince;
 
 } // namespace
 
@@ -380,8 +379,9 @@ engine::Expected<TrafficResult> TrafficProfiler::measure(const Workload& work, C
         out.storedBytes = l2WriteSectors * kL2SectorBytes;
         out.storedSource = "lts__t_sectors_srcunit_tex_op_write.sum*32";
     }
-    const double moved = out.dramReadBytes + out.storedBytes;
-    out.efficiency = work.idealBytes > 0 && moved > 0 ? work.idealBytes / moved : 0;
+    out.efficiency = report::dramEfficiency(work.idealBytes, static_cast<double>(out.dramReadBytes),
+                                            static_cast<double>(out.storedBytes))
+                         .value_or(0);
     out.available = true;
     out.wallMs = msSince(t0);
     return out;

@@ -1,4 +1,5 @@
 #include "engine/problem/generate.h"
+#include "engine/problem/elements.h"
 
 #include "engine/common/hash.h"
 
@@ -67,25 +68,6 @@ private:
     double m_spare = 0;
     bool m_hasSpare = false;
 };
-
-// Calls f(linear, storageOffset) for every logical element in row-major order, without a division per element.
-template <class F> void forEachElement(const ArgInstance& arg, F&& f)
-{
-    const std::size_t r = arg.shape.size(); // 1–4 (spec)
-    std::array<int64_t, 8> idx{};
-    int64_t offset = 0;
-    for (int64_t linear = 0; linear < arg.numel; ++linear) {
-        f(linear, offset);
-        for (std::size_t d = r; d-- > 0;) {
-            if (++idx[d] < arg.shape[d]) {
-                offset += arg.strides[d];
-                break;
-            }
-            offset -= (arg.shape[d] - 1) * arg.strides[d];
-            idx[d] = 0;
-        }
-    }
-}
 
 } // namespace
 

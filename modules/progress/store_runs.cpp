@@ -1,4 +1,5 @@
 // Store: kernel runs — recording, history, one run with its source, comparison, best run — and the run-report reader.
+#include "engine/report/figures.h"
 #include "modules/progress/store.h"
 
 #include "modules/progress/detail/sql.h"
@@ -96,10 +97,10 @@ std::optional<double> KernelRun::ceilingFraction() const
 
 std::optional<double> KernelRun::dramEfficiency() const
 {
-    if (!idealBytes || !dramReadBytes || !storedBytes || *dramReadBytes + *storedBytes <= 0) {
-        return std::nullopt;
-    }
-    return static_cast<double>(*idealBytes) / static_cast<double>(*dramReadBytes + *storedBytes);
+    auto real = [](const std::optional<int64_t>& v) {
+        return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
+    };
+    return report::dramEfficiency(real(idealBytes), real(dramReadBytes), real(storedBytes));
 }
 
 KernelRun kernelRunFromReport(ActivityRef where, std::string source, const nlohmann::json& report)

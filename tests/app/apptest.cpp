@@ -1,6 +1,6 @@
 #include "apptest.h"
 
-#include "app/shell/paths.h"
+#include "app/common/paths.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -15,54 +15,57 @@ namespace tkm::apptest {
 
 void initTestEnvironment()
 {
-  QStandardPaths::setTestModeEnabled(true);
-  QCoreApplication::setOrganizationName(QStringLiteral("tkm-test"));
-  // One settings file and app-data folder per test program: ctest -j runs them at once, and each wipes its own.
-  QCoreApplication::setApplicationName(QStringLiteral("tkm-gui-test-") +
-                                       QFileInfo(QCoreApplication::applicationFilePath()).completeBaseName());
-  QSettings().clear();
-  QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("tkm-test"));
+    // One settings file and app-data folder per test program: ctest -j runs them at once, and each wipes its own.
+    QCoreApplication::setApplicationName(QStringLiteral("tkm-gui-test-") +
+                                         QFileInfo(QCoreApplication::applicationFilePath()).completeBaseName());
+    QSettings().clear();
+    QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
 }
 
-QString realContentDir() { return app::contentDir(); }
+QString realContentDir()
+{
+    return app::contentDir();
+}
 
 QString testDataDir()
 {
-  const QString env = qEnvironmentVariable("TKM_TEST_DATA");
-  return env.isEmpty() ? QStringLiteral(TKM_SOURCE_DIR "/tests/data") : env;
+    const QString env = qEnvironmentVariable("TKM_TEST_DATA");
+    return env.isEmpty() ? QStringLiteral(TKM_SOURCE_DIR "/tests/data") : env;
 }
 
 QString fixtureContentDir()
 {
-  const QString dir = testDataDir() + QStringLiteral("/content-good");
-  return QDir(dir).exists() ? dir : QString();
+    const QString dir = testDataDir() + QStringLiteral("/content-good");
+    return QDir(dir).exists() ? dir : QString();
 }
 
 QStringList loadableContentRoots()
 {
-  QStringList roots;
-  for (const QString &root : {realContentDir(), fixtureContentDir()}) {
-    if (root.isEmpty())
-      continue;
-    const auto result = course::loadCourse(root.toStdString());
-    if (result.course) {
-      roots << root;
-      continue;
+    QStringList roots;
+    for (const QString& root : {realContentDir(), fixtureContentDir()}) {
+        if (root.isEmpty())
+            continue;
+        const auto result = course::loadCourse(root.toStdString());
+        if (result.course) {
+            roots << root;
+            continue;
+        }
+        qWarning().noquote() << "content root" << root << "does not load:";
+        int shown = 0;
+        for (const auto& d : result.diagnostics)
+            if (d.severity == course::Severity::Error && shown++ < 8)
+                qWarning().noquote() << "  " << QString::fromStdString(d.format(root.toStdString()));
     }
-    qWarning().noquote() << "content root" << root << "does not load:";
-    int shown = 0;
-    for (const auto &d : result.diagnostics)
-      if (d.severity == course::Severity::Error && shown++ < 8)
-        qWarning().noquote() << "  " << QString::fromStdString(d.format(root.toStdString()));
-  }
-  return roots;
+    return roots;
 }
 
 QString screenshotDir()
 {
-  const QString dir = QStringLiteral(TKM_BUILD_DIR "/screenshots");
-  QDir().mkpath(dir);
-  return dir;
+    const QString dir = QStringLiteral(TKM_BUILD_DIR "/screenshots");
+    QDir().mkpath(dir);
+    return dir;
 }
 
 } // namespace tkm::apptest

@@ -6,11 +6,11 @@
 
 #include "app/activities/autotunepanel.h"
 #include "app/activities/exerciseview.h"
+#include "app/common/paths.h"
 #include "app/engine/engineclient.h"
 #include "app/results/autotuneresults.h"
 #include "app/results/resultsview.h"
 #include "app/shell/mainwindow.h"
-#include "app/shell/paths.h"
 
 #include "engine/problem/spec.h"
 #include "modules/course/model.h"
@@ -27,22 +27,23 @@ using namespace tkm;
 
 namespace {
 
-std::shared_ptr<const problem::ExerciseSpec> loadExercise(const char *rel)
+std::shared_ptr<const problem::ExerciseSpec> loadExercise(const char* rel)
 {
-  auto spec = problem::loadSpec(QString(tkm::apptest::realContentDir() + QLatin1Char('/') + QLatin1String(rel)).toStdString());
-  if (!spec)
-    return nullptr;
-  return std::make_shared<const problem::ExerciseSpec>(std::move(*spec));
+    auto spec = problem::loadSpec(
+        QString(tkm::apptest::realContentDir() + QLatin1Char('/') + QLatin1String(rel)).toStdString());
+    if (!spec)
+        return nullptr;
+    return std::make_shared<const problem::ExerciseSpec>(std::move(*spec));
 }
 
-const char *kHistogram = "05-autotuning/exercises/histogram-reset";
-const char *kRowSum = "05-autotuning/exercises/autotune-row-sum";
+const char* kHistogram = "05-autotuning/exercises/histogram-reset";
+const char* kRowSum = "05-autotuning/exercises/autotune-row-sum";
 
 // A report as the worker sends it for autotune-row-sum with three configurations, one failing (values from the
 // shape of a real H200 run; the test checks the drawing, not the figures).
 QJsonObject syntheticReport()
 {
-  const char *text = R"({
+    const char* text = R"({
     "schema": "tkm-run-report/1", "verdict": "fail",
     "summary": "2 of 3 configurations pass; BLOCK_SIZE=64,NUM_WARPS=32: 1 of 7 cases fail",
     "exercise": {"id": "autotune-row-sum", "title": "Autotune a row sum across shapes", "kernel": "row_sum"},
@@ -65,163 +66,164 @@ QJsonObject syntheticReport()
         {"key": {"M": 16384, "N": 2048}, "shapes": [1], "config": 2, "median_ms": 0.049, "speedup_over_slowest": 1.24},
         {"key": {"M": 256, "N": 131072}, "shapes": [2], "config": 2, "median_ms": 0.047, "speedup_over_slowest": 8.72}]
     }})";
-  return QJsonDocument::fromJson(text).object();
+    return QJsonDocument::fromJson(text).object();
 }
 
-void saveShot(QWidget *widget, const QString &name)
+void saveShot(QWidget* widget, const QString& name)
 {
-  QCoreApplication::processEvents();
-  const QString path = tkm::apptest::screenshotDir() + QLatin1Char('/') + name + QStringLiteral(".png");
-  QVERIFY2(widget->grab().save(path), qPrintable(path));
+    QCoreApplication::processEvents();
+    const QString path = tkm::apptest::screenshotDir() + QLatin1Char('/') + name + QStringLiteral(".png");
+    QVERIFY2(widget->grab().save(path), qPrintable(path));
 }
 
 } // namespace
 
-class TestAutotune : public QObject {
-  Q_OBJECT
+class TestAutotune : public QObject
+{
+    Q_OBJECT
 private slots:
-  void initTestCase() { tkm::apptest::initTestEnvironment(); }
+    void initTestCase() { tkm::apptest::initTestEnvironment(); }
 
-  void tableStartsWithSpreadDefaults()
-  {
-    auto spec = loadExercise(kRowSum);
-    QVERIFY(spec && spec->autotune);
-    app::AutotunePanel panel(spec);
-    QCOMPARE(panel.minConfigs(), 3);
-    QCOMPARE(panel.table()->rowCount(), 3);
-    QCOMPARE(panel.table()->columnCount(), 2); // BLOCK_SIZE, NUM_WARPS
-    const QList<app::MetaConfig> rows = panel.configs();
-    // Spread over the allowed values: small/narrow first, wide/many warps last, all different.
-    const app::MetaConfig first{{QStringLiteral("BLOCK_SIZE"), 256}, {QStringLiteral("NUM_WARPS"), 2}};
-    const app::MetaConfig last{{QStringLiteral("BLOCK_SIZE"), 2048}, {QStringLiteral("NUM_WARPS"), 16}};
-    QCOMPARE(rows.front(), first);
-    QCOMPARE(rows.back(), last);
-    QVERIFY(rows[0] != rows[1] && rows[1] != rows[2]);
-    QVERIFY(panel.tuningEnabled());
-    QVERIFY(panel.resetToZero().isEmpty());
-  }
+    void tableStartsWithSpreadDefaults()
+    {
+        auto spec = loadExercise(kRowSum);
+        QVERIFY(spec && spec->autotune);
+        app::AutotunePanel panel(spec);
+        QCOMPARE(panel.minConfigs(), 3);
+        QCOMPARE(panel.table()->rowCount(), 3);
+        QCOMPARE(panel.table()->columnCount(), 2); // BLOCK_SIZE, NUM_WARPS
+        const QList<app::MetaConfig> rows = panel.configs();
+        // Spread over the allowed values: small/narrow first, wide/many warps last, all different.
+        const app::MetaConfig first{{QStringLiteral("BLOCK_SIZE"), 256}, {QStringLiteral("NUM_WARPS"), 2}};
+        const app::MetaConfig last{{QStringLiteral("BLOCK_SIZE"), 2048}, {QStringLiteral("NUM_WARPS"), 16}};
+        QCOMPARE(rows.front(), first);
+        QCOMPARE(rows.back(), last);
+        QVERIFY(rows[0] != rows[1] && rows[1] != rows[2]);
+        QVERIFY(panel.tuningEnabled());
+        QVERIFY(panel.resetToZero().isEmpty());
+    }
 
-  void addRemoveKeepsAtLeastMinConfigs()
-  {
-    auto spec = loadExercise(kHistogram);
-    QVERIFY(spec && spec->autotune);
-    app::AutotunePanel panel(spec);
-    QSignalSpy changed(&panel, &app::AutotunePanel::changed);
-    QCOMPARE(panel.table()->rowCount(), spec->autotune->minConfigs);
-    QVERIFY(!panel.removeConfig(0)); // would leave fewer than min_configs
-    QCOMPARE(panel.addConfig(), 2);
-    QCOMPARE(panel.table()->rowCount(), 3);
-    QVERIFY(panel.setValue(2, QStringLiteral("BLOCK_SIZE"), 16384));
-    QVERIFY(!panel.setValue(2, QStringLiteral("BLOCK_SIZE"), 3000)); // not an allowed value
-    QVERIFY(!panel.setValue(7, QStringLiteral("BLOCK_SIZE"), 256));
-    QCOMPARE(panel.configs()[2].front().second, 16384);
-    QVERIFY(panel.removeConfig(0));
-    QCOMPARE(panel.table()->rowCount(), 2);
-    QCOMPARE(panel.configs()[1].front().second, 16384);
-    QVERIFY(changed.count() >= 3);
-    // reset_to_zero: one box per output buffer (hist), unchecked until declared.
-    QVERIFY(panel.resetToZero().isEmpty());
-    panel.setResetToZero({QStringLiteral("hist")});
-    QCOMPARE(panel.resetToZero(), QStringList{QStringLiteral("hist")});
+    void addRemoveKeepsAtLeastMinConfigs()
+    {
+        auto spec = loadExercise(kHistogram);
+        QVERIFY(spec && spec->autotune);
+        app::AutotunePanel panel(spec);
+        QSignalSpy changed(&panel, &app::AutotunePanel::changed);
+        QCOMPARE(panel.table()->rowCount(), spec->autotune->minConfigs);
+        QVERIFY(!panel.removeConfig(0)); // would leave fewer than min_configs
+        QCOMPARE(panel.addConfig(), 2);
+        QCOMPARE(panel.table()->rowCount(), 3);
+        QVERIFY(panel.setValue(2, QStringLiteral("BLOCK_SIZE"), 16384));
+        QVERIFY(!panel.setValue(2, QStringLiteral("BLOCK_SIZE"), 3000)); // not an allowed value
+        QVERIFY(!panel.setValue(7, QStringLiteral("BLOCK_SIZE"), 256));
+        QCOMPARE(panel.configs()[2].front().second, 16384);
+        QVERIFY(panel.removeConfig(0));
+        QCOMPARE(panel.table()->rowCount(), 2);
+        QCOMPARE(panel.configs()[1].front().second, 16384);
+        QVERIFY(changed.count() >= 3);
+        // reset_to_zero: one box per output buffer (hist), unchecked until declared.
+        QVERIFY(panel.resetToZero().isEmpty());
+        panel.setResetToZero({QStringLiteral("hist")});
+        QCOMPARE(panel.resetToZero(), QStringList{QStringLiteral("hist")});
 
-    // State round trip (what the activity store keeps).
-    panel.setTuningEnabled(false);
-    app::AutotunePanel restored(spec);
-    restored.restoreState(panel.saveState());
-    QCOMPARE(restored.configs(), panel.configs());
-    QCOMPARE(restored.resetToZero(), panel.resetToZero());
-    QVERIFY(!restored.tuningEnabled());
-  }
+        // State round trip (what the activity store keeps).
+        panel.setTuningEnabled(false);
+        app::AutotunePanel restored(spec);
+        restored.restoreState(panel.saveState());
+        QCOMPARE(restored.configs(), panel.configs());
+        QCOMPARE(restored.resetToZero(), panel.resetToZero());
+        QVERIFY(!restored.tuningEnabled());
+    }
 
-  void requestCarriesConfigsAndTheDeclaration()
-  {
-    app::EngineJob job;
-    job.exerciseFolder = QStringLiteral("/x/histogram-reset");
-    job.source = QStringLiteral("k");
-    job.configs = {{{QStringLiteral("BLOCK_SIZE"), 1024}, {QStringLiteral("NUM_WARPS"), 4}},
-                   {{QStringLiteral("BLOCK_SIZE"), 4096}, {QStringLiteral("NUM_WARPS"), 8}}};
-    job.resetToZero = {QStringLiteral("hist")};
-    job.declareReset = true;
-    const QJsonObject request = QJsonDocument::fromJson(app::engineRequestLine(3, job)).object();
-    const QJsonArray configs = request.value(QStringLiteral("configs")).toArray();
-    QCOMPARE(configs.size(), 2);
-    QCOMPARE(configs[1].toObject().value(QStringLiteral("BLOCK_SIZE")).toInt(), 4096);
-    QCOMPARE(request.value(QStringLiteral("reset_to_zero")).toArray(), QJsonArray{QStringLiteral("hist")});
-    job.declareReset = false;
-    job.configs.clear();
-    const QJsonObject plain = QJsonDocument::fromJson(app::engineRequestLine(4, job)).object();
-    QVERIFY(!plain.contains(QStringLiteral("configs")));
-    QVERIFY(!plain.contains(QStringLiteral("reset_to_zero")));
-  }
+    void requestCarriesConfigsAndTheDeclaration()
+    {
+        app::EngineJob job;
+        job.exerciseFolder = QStringLiteral("/x/histogram-reset");
+        job.source = QStringLiteral("k");
+        job.configs = {{{QStringLiteral("BLOCK_SIZE"), 1024}, {QStringLiteral("NUM_WARPS"), 4}},
+                       {{QStringLiteral("BLOCK_SIZE"), 4096}, {QStringLiteral("NUM_WARPS"), 8}}};
+        job.resetToZero = {QStringLiteral("hist")};
+        job.declareReset = true;
+        const QJsonObject request = QJsonDocument::fromJson(app::engineRequestLine(3, job)).object();
+        const QJsonArray configs = request.value(QStringLiteral("configs")).toArray();
+        QCOMPARE(configs.size(), 2);
+        QCOMPARE(configs[1].toObject().value(QStringLiteral("BLOCK_SIZE")).toInt(), 4096);
+        QCOMPARE(request.value(QStringLiteral("reset_to_zero")).toArray(), QJsonArray{QStringLiteral("hist")});
+        job.declareReset = false;
+        job.configs.clear();
+        const QJsonObject plain = QJsonDocument::fromJson(app::engineRequestLine(4, job)).object();
+        QVERIFY(!plain.contains(QStringLiteral("configs")));
+        QVERIFY(!plain.contains(QStringLiteral("reset_to_zero")));
+    }
 
-  void exerciseViewTunesThroughTheWorker()
-  {
-    auto window = std::make_unique<app::MainWindow>(app::workerPath());
-    window->setConfirmHandler([](const QString &) { return true; });
-    window->resize(1400, 900);
-    window->show();
-    QVERIFY(window->loadCourse(tkm::apptest::realContentDir()));
-    QVERIFY(window->openActivity(QStringLiteral("autotuning"), QStringLiteral("histogram-reset")));
-    auto *view = qobject_cast<app::ExerciseView *>(window->currentView());
-    QVERIFY(view);
-    QVERIFY(view->autotunePanel());
-    QCOMPARE(view->autotunePanel()->table()->rowCount(), 2);
-    view->autotunePanel()->setResetToZero({QStringLiteral("hist")});
-    saveShot(window.get(), QStringLiteral("autotune-exercise"));
-    if (!QFileInfo(app::workerPath()).isExecutable())
-      QSKIP(qPrintable(QStringLiteral("SKIPPED: the engine worker %1 is not built").arg(app::workerPath())));
-    QVERIFY(view->runKernel() > 0);
-    QTRY_VERIFY_WITH_TIMEOUT(!view->lastReport().isEmpty(), 120000);
-    const QJsonObject at = view->lastReport().value(QStringLiteral("autotune")).toObject();
-    QVERIFY2(!at.isEmpty(), QJsonDocument(view->lastReport()).toJson().constData());
-    QCOMPARE(at.value(QStringLiteral("configs")).toArray().size(), 2);
-    QCOMPARE(at.value(QStringLiteral("reset_to_zero")).toArray(), QJsonArray{QStringLiteral("hist")});
-    // Without a GPU each configuration is compiled; with one, checked and timed.
-    const QString verdict = view->lastReport().value(QStringLiteral("verdict")).toString();
-    QVERIFY2(verdict == QLatin1String("compiled") || verdict == QLatin1String("fail") ||
-                 verdict == QLatin1String("pass"),
-             qPrintable(verdict));
+    void exerciseViewTunesThroughTheWorker()
+    {
+        auto window = std::make_unique<app::MainWindow>(app::workerPath());
+        window->setConfirmHandler([](const QString&) { return true; });
+        window->resize(1400, 900);
+        window->show();
+        QVERIFY(window->loadCourse(tkm::apptest::realContentDir()));
+        QVERIFY(window->openActivity(QStringLiteral("autotuning"), QStringLiteral("histogram-reset")));
+        auto* view = qobject_cast<app::ExerciseView*>(window->currentView());
+        QVERIFY(view);
+        QVERIFY(view->autotunePanel());
+        QCOMPARE(view->autotunePanel()->table()->rowCount(), 2);
+        view->autotunePanel()->setResetToZero({QStringLiteral("hist")});
+        saveShot(window.get(), QStringLiteral("autotune-exercise"));
+        if (!QFileInfo(app::workerPath()).isExecutable())
+            QSKIP(qPrintable(QStringLiteral("SKIPPED: the engine worker %1 is not built").arg(app::workerPath())));
+        QVERIFY(view->runKernel() > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!view->lastReport().isEmpty(), 120000);
+        const QJsonObject at = view->lastReport().value(QStringLiteral("autotune")).toObject();
+        QVERIFY2(!at.isEmpty(), QJsonDocument(view->lastReport()).toJson().constData());
+        QCOMPARE(at.value(QStringLiteral("configs")).toArray().size(), 2);
+        QCOMPARE(at.value(QStringLiteral("reset_to_zero")).toArray(), QJsonArray{QStringLiteral("hist")});
+        // Without a GPU each configuration is compiled; with one, checked and timed.
+        const QString verdict = view->lastReport().value(QStringLiteral("verdict")).toString();
+        QVERIFY2(verdict == QLatin1String("compiled") || verdict == QLatin1String("fail") ||
+                     verdict == QLatin1String("pass"),
+                 qPrintable(verdict));
 
-    // An exercise without an autotune block has no table.
-    QVERIFY(window->openActivity(QStringLiteral("vector-add"), QStringLiteral("vector-add")));
-    auto *plain = qobject_cast<app::ExerciseView *>(window->currentView());
-    QVERIFY(plain);
-    QVERIFY(!plain->autotunePanel());
-  }
+        // An exercise without an autotune block has no table.
+        QVERIFY(window->openActivity(QStringLiteral("vector-add"), QStringLiteral("vector-add")));
+        auto* plain = qobject_cast<app::ExerciseView*>(window->currentView());
+        QVERIFY(plain);
+        QVERIFY(!plain->autotunePanel());
+    }
 
-  void resultsShowTheAutotuneTable()
-  {
-    app::ResultsView view;
-    view.resize(1000, 420);
-    view.show();
-    const int tab = view.tabs()->indexOf(view.autotuneResults());
-    QVERIFY(tab >= 0);
-    QVERIFY(!view.tabs()->isTabVisible(tab)); // no autotune section yet
-    view.showReport(syntheticReport());
-    QVERIFY(view.tabs()->isTabVisible(tab));
-    QCOMPARE(view.tabs()->currentWidget(), view.autotuneResults());
-    app::AutotuneResults *results = view.autotuneResults();
-    QTableWidget *table = results->table();
-    QCOMPARE(table->rowCount(), 3);
-    QCOMPARE(table->columnCount(), 5); // configuration, check, three shapes
-    QCOMPARE(table->item(1, 1)->text(), QStringLiteral("Wrong results"));
-    QCOMPARE(table->item(1, 2)->text(), QStringLiteral("not timed"));
-    QCOMPARE(results->winnerRow(0), 0);
-    QCOMPARE(results->winnerRow(2), 2);
-    QVERIFY2(table->item(0, 2)->text().startsWith(QStringLiteral("★")), qPrintable(table->item(0, 2)->text()));
-    QVERIFY(table->item(0, 2)->text().contains(QStringLiteral("2.69×")));
-    QVERIFY(table->item(0, 2)->font().bold());
-    QVERIFY(!table->item(2, 2)->text().startsWith(QStringLiteral("★")));
-    QVERIFY(table->item(2, 4)->text().contains(QStringLiteral("8.72×")));
-    QVERIFY(!table->item(2, 3)->toolTip().isEmpty()); // not settled
-    const QString summary = results->summaryText();
-    QVERIFY2(summary.contains(QStringLiteral("BLOCK_SIZE = 4096, NUM_WARPS = 16")), qPrintable(summary));
-    QVERIFY(summary.contains(QStringLiteral("8.72× faster than the slowest")));
-    saveShot(&view, QStringLiteral("autotune-results"));
-    view.showReport(QJsonObject{{QStringLiteral("schema"), QStringLiteral("tkm-run-report/1")},
-                                {QStringLiteral("verdict"), QStringLiteral("pass")}});
-    QVERIFY(!view.tabs()->isTabVisible(tab));
-  }
+    void resultsShowTheAutotuneTable()
+    {
+        app::ResultsView view;
+        view.resize(1000, 420);
+        view.show();
+        const int tab = view.tabs()->indexOf(view.autotuneResults());
+        QVERIFY(tab >= 0);
+        QVERIFY(!view.tabs()->isTabVisible(tab)); // no autotune section yet
+        view.showReport(syntheticReport());
+        QVERIFY(view.tabs()->isTabVisible(tab));
+        QCOMPARE(view.tabs()->currentWidget(), view.autotuneResults());
+        app::AutotuneResults* results = view.autotuneResults();
+        QTableWidget* table = results->table();
+        QCOMPARE(table->rowCount(), 3);
+        QCOMPARE(table->columnCount(), 5); // configuration, check, three shapes
+        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("Wrong results"));
+        QCOMPARE(table->item(1, 2)->text(), QStringLiteral("not timed"));
+        QCOMPARE(results->winnerRow(0), 0);
+        QCOMPARE(results->winnerRow(2), 2);
+        QVERIFY2(table->item(0, 2)->text().startsWith(QStringLiteral("★")), qPrintable(table->item(0, 2)->text()));
+        QVERIFY(table->item(0, 2)->text().contains(QStringLiteral("2.69×")));
+        QVERIFY(table->item(0, 2)->font().bold());
+        QVERIFY(!table->item(2, 2)->text().startsWith(QStringLiteral("★")));
+        QVERIFY(table->item(2, 4)->text().contains(QStringLiteral("8.72×")));
+        QVERIFY(!table->item(2, 3)->toolTip().isEmpty()); // not settled
+        const QString summary = results->summaryText();
+        QVERIFY2(summary.contains(QStringLiteral("BLOCK_SIZE = 4096, NUM_WARPS = 16")), qPrintable(summary));
+        QVERIFY(summary.contains(QStringLiteral("8.72× faster than the slowest")));
+        saveShot(&view, QStringLiteral("autotune-results"));
+        view.showReport(QJsonObject{{QStringLiteral("schema"), QStringLiteral("tkm-run-report/1")},
+                                    {QStringLiteral("verdict"), QStringLiteral("pass")}});
+        QVERIFY(!view.tabs()->isTabVisible(tab));
+    }
 };
 
 QTEST_MAIN(TestAutotune)

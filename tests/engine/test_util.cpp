@@ -20,19 +20,6 @@ nlohmann::json vectorAddJson()
     return nlohmann::json::parse(in);
 }
 
-TempDir::TempDir()
-{
-    std::random_device rd;
-    m_path = std::filesystem::temp_directory_path() / ("tkm-test-" + std::to_string(rd()) + std::to_string(rd()));
-    std::filesystem::create_directories(m_path);
-}
-
-TempDir::~TempDir()
-{
-    std::error_code ec;
-    std::filesystem::remove_all(m_path, ec);
-}
-
 engine::Expected<problem::ExerciseSpec> parseIn(const nlohmann::json& spec, const std::filesystem::path& dir)
 {
     return problem::parseSpec(spec.dump(), dir);

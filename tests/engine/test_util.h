@@ -2,6 +2,7 @@
 // Helpers shared by the engine tests: the vector-add exercise, temporary folders, small inline specs.
 
 #include "engine/problem/spec.h"
+#include "tests/support/temp_dir.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,20 +15,6 @@ namespace tkm::test {
 std::filesystem::path vectorAddDir();
 /// The vector-add exercise.json as JSON.
 nlohmann::json vectorAddJson();
-
-/// A fresh temporary folder, removed when the object dies.
-class TempDir
-{
-public:
-    TempDir();
-    ~TempDir();
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const std::filesystem::path& path() const { return m_path; }
-
-private:
-    std::filesystem::path m_path;
-};
 
 /// Parses `spec` with the vector-add folder as its directory (files are checked there).
 engine::Expected<problem::ExerciseSpec> parseIn(const nlohmann::json& spec,

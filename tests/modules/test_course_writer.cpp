@@ -3,6 +3,7 @@
 #include "modules/course/loader.h"
 #include "modules/course/writer.h"
 #include "test_data.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -15,25 +16,7 @@ using namespace tkm::course;
 
 namespace {
 
-class TempDir
-{
-public:
-    TempDir()
-    {
-        std::random_device rd;
-        m_path = fs::temp_directory_path() / ("tkm-writer-" + std::to_string(rd()));
-        fs::create_directories(m_path);
-    }
-    ~TempDir()
-    {
-        std::error_code ec;
-        fs::remove_all(m_path, ec);
-    }
-    const fs::path& path() const { return m_path; }
-
-private:
-    fs::path m_path;
-};
+using tkm::test::TempDir;
 
 std::string readAll(const fs::path& file)
 {

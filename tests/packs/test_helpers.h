@@ -1,6 +1,9 @@
 #pragma once
 // Shared helpers of the pack tests: a temporary profile folder, file I/O, folder comparison.
 
+#include "tests/support/data_dir.h"
+#include "tests/support/temp_dir.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -10,38 +13,6 @@
 #include <string>
 
 namespace tkm::test {
-
-/// tests/data of this checkout.
-inline std::filesystem::path dataDir()
-{
-    if (const char* env = std::getenv("TKM_TEST_DATA"); env && *env) {
-        return env;
-    }
-    return std::filesystem::path(TKM_SOURCE_DIR) / "tests" / "data";
-}
-
-/// A fresh temporary folder, removed with everything in it on destruction.
-class TempDir
-{
-public:
-    TempDir()
-    {
-        std::random_device rd;
-        m_path = std::filesystem::temp_directory_path() / ("tkm-packs-test-" + std::to_string(rd()) + std::to_string(rd()));
-        std::filesystem::create_directories(m_path);
-    }
-    ~TempDir()
-    {
-        std::error_code ec;
-        std::filesystem::remove_all(m_path, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const std::filesystem::path& path() const { return m_path; }
-
-private:
-    std::filesystem::path m_path;
-};
 
 inline std::string readAll(const std::filesystem::path& p)
 {

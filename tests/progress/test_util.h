@@ -1,6 +1,8 @@
 #pragma once
 // Shared helpers of the progress-store tests: a temporary folder and a run report shaped like docs/run-report.md.
 
+#include "tests/support/temp_dir.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
@@ -12,31 +14,8 @@
 
 namespace tkm::progress::test {
 
-/// A fresh folder under the system temp folder, removed with everything in it on destruction.
-class TempDir
-{
-public:
-    TempDir()
-    {
-        std::string pattern = (std::filesystem::temp_directory_path() / "tkm-progress-XXXXXX").string();
-        if (!mkdtemp(pattern.data())) {
-            std::abort();
-        }
-        m_path = pattern;
-    }
-    ~TempDir()
-    {
-        std::error_code ec;
-        std::filesystem::remove_all(m_path, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const std::filesystem::path& path() const { return m_path; }
-    std::filesystem::path operator/(const std::string& name) const { return m_path / name; }
-
-private:
-    std::filesystem::path m_path;
-};
+/// The tests' temporary folder (tests/support/temp_dir.h).
+using tkm::test::TempDir;
 
 /// The bytes of a file.
 inline std::string readBytes(const std::filesystem::path& file)

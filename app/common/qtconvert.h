@@ -10,10 +10,19 @@
 namespace tkm::app {
 
 /// UTF-8 std::string → QString.
-inline QString qs(const std::string &s) { return QString::fromStdString(s); }
+inline QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 /// UTF-8 string view → QString.
-inline QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+inline QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 /// Path → QString (UTF-8 on Linux).
-inline QString qs(const std::filesystem::path &p) { return QString::fromStdString(p.string()); }
+inline QString qs(const std::filesystem::path& p)
+{
+    return QString::fromStdString(p.string());
+}
 
 } // namespace tkm::app

@@ -1,9 +1,8 @@
 #pragma once
-// Plain-words formatting of run-report fields (docs/run-report.md) for the results view.
+// Plain-words formatting of run-report fields (docs/run-report.md): units, sizes, verdict headlines. The colours
+// that go with them are in app/common/theme.h.
 
-#include <QColor>
 #include <QJsonObject>
-#include <QPalette>
 #include <QString>
 
 namespace tkm::app {
@@ -20,17 +19,13 @@ QString formatGbps(double gbps);
 /// 10⁹ FLOP/s as "276 GFLOP/s" or "66.9 TFLOP/s".
 QString formatGflops(double gflops);
 /// A JSON number or string as text (numbers with up to 6 significant digits).
-QString formatValue(const QJsonValue &value);
+QString formatValue(const QJsonValue& value);
 /// "n = 1025" or "M = 4, N = 1000" from a `sizes` object.
-QString formatSizes(const QJsonObject &sizes);
+QString formatSizes(const QJsonObject& sizes);
 /// A percentage of a ceiling ("69 %"), or "—" when the ceiling is unknown.
 QString formatPercent(double value, double ceiling);
 
 /// Headline of a verdict ("Pass", "Wrong values", "Fault", …).
-QString verdictTitle(const QString &verdict);
-/// Colour of a verdict's banner, readable on `palette`'s base colour (light or dark).
-QColor verdictColor(const QString &verdict, const QPalette &palette);
-/// Whether the palette is dark (window text lighter than the window).
-bool isDarkPalette(const QPalette &palette);
+QString verdictTitle(const QString& verdict);
 
 } // namespace tkm::app

@@ -266,4 +266,4 @@ private slots:
 } // namespace tkm::app
 
 QTEST_MAIN(tkm::app::ProgressAppTest)
-#include "app_test.moc"
+#include "tst_progressreport.moc"
