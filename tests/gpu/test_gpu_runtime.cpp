@@ -173,6 +173,39 @@ TEST(GpuVectorAdd, OneThreadPerElementLeavesUnwrittenOutputs)
               << c->message << "\n";
 }
 
+// Issue 14, item 1: a legal float4 access on a ragged size passes (buffers start 16-byte aligned).
+TEST(GpuRuntime, LegalFloat4OnARaggedSizePasses)
+{
+    const auto r = runFile(fixture("float4-ragged.cu"));
+    EXPECT_EQ(r.report.verdict, "pass") << r.report.summary;
+}
+
+// Issue 14, item 2: a trap and a stack overflow get their own kind; no buffer is blamed.
+TEST(GpuRuntime, TrapIsNotBlamedOnABuffer)
+{
+    const auto r = runFile(fixture("trap.cu"), 60s);
+    ASSERT_EQ(r.report.verdict, "fault") << r.report.summary;
+    ASSERT_TRUE(r.report.fault.has_value());
+    std::cout << "[figure] trap: kind " << r.report.fault->kind << " (" << r.report.fault->cudaError << "): "
+              << r.report.fault->message << "\n";
+    EXPECT_EQ(r.report.fault->kind, "trap");
+    EXPECT_EQ(r.report.fault->buffer, "");
+}
+
+TEST(GpuRuntime, DeepRecursionIsNotBlamedOnABuffer)
+{
+    const auto r = runFile(fixture("deep-recursion.cu"), 60s);
+    std::cout << "[figure] deep recursion: verdict " << r.report.verdict << ", kind "
+              << (r.report.fault ? r.report.fault->kind + " (" + r.report.fault->cudaError + "): " +
+                                       r.report.fault->message
+                                 : r.report.summary)
+              << "\n";
+    ASSERT_EQ(r.report.verdict, "fault") << r.report.summary;
+    EXPECT_EQ(r.report.fault->buffer, "");
+    EXPECT_EQ(r.report.fault->kind.find("-end"), std::string::npos);
+    EXPECT_EQ(r.report.fault->kind.find("-start"), std::string::npos);
+}
+
 int main(int argc, char** argv)
 {
     const auto& driver = tkm::cuda::Driver::instance();
