@@ -51,7 +51,7 @@ const std::vector<Row>& rows()
         {"and-precedence-single", "", "    offs = tl.arange(0, 16)\n    m = (offs < n) & offs > 2\n", 7, 9, E,
          "`&` binds tighter than `>` in Python: write `(offs < n) & (offs > 2)`"},
         {"not-constexpr-param", "", "    offs = tl.arange(0, n)\n", 6, 25, E,
-         "n is not a tl.constexpr: annotate it in the signature (n: tl.constexpr)"},
+         "n is not a tl.constexpr: annotate it in the signature (n: tl.constexpr); if n is a size that changes between calls, keep it a runtime argument and give the tile a power-of-two constexpr instead (BLOCK: tl.constexpr, launched with triton.next_power_of_2(n)), masking the lanes at or past n"},
         {"not-constexpr-local", "", "    B = 128\n    offs = tl.arange(0, B)\n", 7, 25, E,
          "`B` is not a tl.constexpr: a plain assignment makes a tensor in Triton; write `B: tl.constexpr = …`"},
         {"zeros-shape-runtime", "", "    acc = tl.zeros((n,), dtype=tl.float32)\n", 6, 21, E,

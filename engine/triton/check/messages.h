@@ -36,7 +36,9 @@ namespace tkm::triton::sema {
     X(TooManyArgs, Error, "too-many-args", "{0} takes at most {1} positional argument(s) but {2} were given")          \
     X(MissingArg, Error, "missing-arg", "{0} is missing its argument `{1}`")                                           \
     X(NotConstexprParam, Error, "not-constexpr",                                                                       \
-      "{0} is not a tl.constexpr: annotate it in the signature ({0}: tl.constexpr)")                                   \
+      "{0} is not a tl.constexpr: annotate it in the signature ({0}: tl.constexpr); if {0} is a size that "        \
+      "changes between calls, keep it a runtime argument and give the tile a power-of-two constexpr instead "      \
+      "(BLOCK: tl.constexpr, launched with triton.next_power_of_2({0})), masking the lanes at or past {0}")       \
     X(NotConstexprLocal, Error, "not-constexpr",                                                                       \
       "`{0}` is not a tl.constexpr: a plain assignment makes a tensor in Triton; write `{0}: tl.constexpr = …`")       \
     X(NotConstexpr, Error, "not-constexpr", "{0} must be a tl.constexpr, but `{1}` is a runtime value ({2})")          \
