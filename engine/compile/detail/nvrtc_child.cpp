@@ -1,5 +1,7 @@
 #include "engine/compile/detail/nvrtc_child.h"
 
+#include <cstdio>
+
 #include <nvrtc.h>
 
 #include <cerrno>
@@ -56,10 +58,26 @@ void writeAll(int fd, const std::string& bytes)
     }
 }
 
-// Runs in the child: NVRTC calls only, then the answer. Never returns.
+// The address space this process maps now [bytes] (the first field of /proc/self/statm, in pages); 0 if unknown.
+std::size_t addressSpaceBytes()
+{
+    std::FILE* f = std::fopen("/proc/self/statm", "r");
+    if (f == nullptr) {
+        return 0;
+    }
+    unsigned long long pages = 0;
+    const int n = std::fscanf(f, "%llu", &pages);
+    std::fclose(f);
+    return n == 1 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)) : 0;
+}
+
+// Runs in the child: NVRTC calls only, then the answer. Never returns. `memoryBytes` is the whole address-space
+// limit (what the parent mapped plus the compile's allowance).
 [[noreturn]] void childMain(int fd, const std::string& text, const std::string& name, const std::string& kernel,
                             const std::vector<std::string>& options, std::size_t memoryBytes)
 {
+    // The limit is on top of what the process already maps: a worker with a CUDA context has reserved tens of
+    // GiB of address space, and a cap below that would make every allocation of NVRTC fail.
     rlimit limit{memoryBytes, memoryBytes};
     setrlimit(RLIMIT_AS, &limit);
     std::signal(SIGPIPE, SIG_IGN);
@@ -161,6 +179,7 @@ NvrtcOutcome compileInChild(const std::string& text, const std::string& name, co
         out.failedMessage = std::string("no pipe: ") + std::strerror(errno);
         return out;
     }
+    const std::size_t limitBytes = addressSpaceBytes() + memoryBytes;
     const pid_t pid = ::fork();
     if (pid < 0) {
         ::close(fds[0]);
@@ -170,7 +189,7 @@ NvrtcOutcome compileInChild(const std::string& text, const std::string& name, co
     }
     if (pid == 0) {
         ::close(fds[0]);
-        childMain(fds[1], text, name, kernel, options, memoryBytes);
+        childMain(fds[1], text, name, kernel, options, limitBytes);
     }
     ::close(fds[1]);
     const auto deadline = std::chrono::steady_clock::now() + timeout;
