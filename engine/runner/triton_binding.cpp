@@ -13,7 +13,9 @@ using triton::ConstexprValue;
 using triton::Diagnostic;
 namespace ir = triton::ir;
 
-ir::Elem elemOf(engine::DType t)
+} // namespace
+
+ir::Elem tritonElem(engine::DType t)
 {
     switch (t) {
     case engine::DType::F16: return ir::Elem::F16;
@@ -25,6 +27,8 @@ ir::Elem elemOf(engine::DType t)
     }
     return ir::Elem::F32;
 }
+
+namespace {
 
 std::string joined(const std::vector<std::string>& names)
 {
@@ -157,9 +161,9 @@ engine::Expected<std::optional<TritonBinding>> bindTriton(const TritonSource& sr
         ir::Type t;
         if (a.kind == problem::ParamKind::Buffer) {
             t.elem = ir::Elem::Ptr;
-            t.pointee = elemOf(target.reference ? engine::referenceDType(a.dtype) : a.dtype);
+            t.pointee = tritonElem(target.reference ? engine::referenceDType(a.dtype) : a.dtype);
         } else {
-            t.elem = elemOf(target.reference && engine::isFloating(a.dtype) ? engine::DType::F64 : a.dtype);
+            t.elem = tritonElem(target.reference && engine::isFloating(a.dtype) ? engine::DType::F64 : a.dtype);
         }
         b.input.runtimeParamTypes.push_back(t);
     }

@@ -20,6 +20,9 @@
 
 namespace tkm::runner {
 
+/// The Triton element type of a spec dtype (f16 → fp16, …, i64 → int64).
+triton::ir::Elem tritonElem(engine::DType t);
+
 /// A Triton kernel file parsed once.
 struct TritonSource
 {

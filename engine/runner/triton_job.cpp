@@ -108,19 +108,6 @@ private:
     std::map<std::string, triton::CheckResult> m_cache;
 };
 
-ir::Elem elemOf(engine::DType t)
-{
-    switch (t) {
-    case engine::DType::F16: return ir::Elem::F16;
-    case engine::DType::BF16: return ir::Elem::BF16;
-    case engine::DType::F32: return ir::Elem::F32;
-    case engine::DType::F64: return ir::Elem::F64;
-    case engine::DType::I32: return ir::Elem::I32;
-    case engine::DType::I64: return ir::Elem::I64;
-    }
-    return ir::Elem::F32;
-}
-
 // Host copies of a case's buffers, in argument order (empty vectors for scalars).
 struct HostImages
 {
@@ -153,7 +140,7 @@ interp::RunResult launch(const ir::Function& f, const TritonBinding& b, const pr
         if (a.kind == problem::ParamKind::Buffer) {
             const engine::DType dt = reference ? engine::referenceDType(a.dtype) : a.dtype;
             v.buffer = static_cast<int>(buffers.size());
-            buffers.push_back(interp::HostBuffer{a.name, elemOf(dt), h.bytes[static_cast<size_t>(ai)].data(),
+            buffers.push_back(interp::HostBuffer{a.name, tritonElem(dt), h.bytes[static_cast<size_t>(ai)].data(),
                                                  a.storageElements});
         } else if (engine::isFloating(a.dtype)) {
             v.floatValue = a.floatValue;
