@@ -34,7 +34,7 @@ Type scalar(Elem e)
 
 std::string readData(const std::string& name)
 {
-    fs::path p = fs::path(__FILE__).parent_path().parent_path() / "data" / "triton" / "tutorials" / name;
+    fs::path p = fs::path(TKM_SOURCE_DIR) / "tests" / "data" / "triton" / "tutorials" / name;
     std::ifstream in(p, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }

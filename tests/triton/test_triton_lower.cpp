@@ -32,7 +32,7 @@ using tkm::triton::ConstexprValue;
 using ir::Elem;
 using ir::Type;
 
-fs::path repoPath(const std::string& rel) { return fs::path(__FILE__).parent_path().parent_path().parent_path() / rel; }
+fs::path repoPath(const std::string& rel) { return fs::path(TKM_SOURCE_DIR) / rel; }
 
 std::string readFile(const fs::path& p)
 {

@@ -40,7 +40,7 @@ fs::path tutorialPath(const std::string& name)
     if (const char* d = std::getenv("TKM_TEST_DATA")) {
         return fs::path(d) / "triton" / "tutorials" / name;
     }
-    return fs::path(__FILE__).parent_path().parent_path() / "data" / "triton" / "tutorials" / name;
+    return fs::path(TKM_SOURCE_DIR) / "tests" / "data" / "triton" / "tutorials" / name;
 }
 
 std::string readTutorial(const std::string& name)
