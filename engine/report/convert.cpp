@@ -49,4 +49,12 @@ OutputInfo toOutputInfo(const check::OutputCheck& c, bool withCanary)
     return o;
 }
 
+RunReport errorReport(RunReport r, const engine::Error& e)
+{
+    r.verdict = "error";
+    r.summary = e.message;
+    r.error = ErrorInfo{std::string(engine::errorKindName(e.kind)), e.message};
+    return r;
+}
+
 } // namespace tkm::report

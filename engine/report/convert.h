@@ -11,5 +11,8 @@ namespace tkm::report {
 CompileInfo toCompileInfo(const compile::CompileResult& r);
 /// `cases[i].outputs[j]` from an OutputCheck (canary_damage present when `withCanary`).
 OutputInfo toOutputInfo(const check::OutputCheck& c, bool withCanary = true);
+/// `r` with verdict "error", the error's sentence as summary and its kind in `error` (an engine problem, not the
+/// learner's kernel).
+RunReport errorReport(RunReport r, const engine::Error& e);
 
 } // namespace tkm::report

@@ -23,13 +23,7 @@ namespace {
 using engine::Clock;
 using engine::msSince;
 
-report::RunReport errorReport(report::RunReport r, const engine::Error& e)
-{
-    r.verdict = "error";
-    r.summary = e.message;
-    r.error = report::ErrorInfo{std::string(engine::errorKindName(e.kind)), e.message};
-    return r;
-}
+using report::errorReport;
 
 // A kernel loaded into the warm context, keyed by its CUBIN cache key.
 struct Loaded

@@ -1,6 +1,7 @@
 #include "engine/runner/triton_job.h"
 
 #include "engine/check/compare.h"
+#include "engine/common/clock.h"
 #include "engine/common/paths.h"
 #include "engine/problem/generate.h"
 #include "engine/report/convert.h"
@@ -50,22 +51,12 @@ bool isTritonSource(const std::string& sourceName)
 namespace tkm::runner::detail {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using engine::Clock;
+using engine::msSince;
 namespace interp = triton::interp;
 namespace ir = triton::ir;
 
-double msSince(Clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-report::RunReport errorReport(report::RunReport r, const engine::Error& e)
-{
-    r.verdict = "error";
-    r.summary = e.message;
-    r.error = report::ErrorInfo{std::string(engine::errorKindName(e.kind)), e.message};
-    return r;
-}
+using report::errorReport;
 
 report::DiagnosticInfo toInfo(const triton::Diagnostic& d, const std::string& file)
 {

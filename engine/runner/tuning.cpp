@@ -2,6 +2,7 @@
 // repeated on the same buffers (check_case.h), then the passing ones are timed by the autotune phase.
 #include "engine/common/error.h"
 #include "engine/problem/meta_text.h"
+#include "engine/report/convert.h"
 #include "engine/runner/check_case.h"
 #include "engine/runner/runner.h"
 
@@ -15,13 +16,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-report::RunReport errorReport(report::RunReport r, const engine::Error& e)
-{
-    r.verdict = "error";
-    r.summary = e.message;
-    r.error = report::ErrorInfo{std::string(engine::errorKindName(e.kind)), e.message};
-    return r;
-}
+using report::errorReport;
 
 std::string outputNames(const problem::ExerciseSpec& spec)
 {
