@@ -108,7 +108,7 @@ private slots:
   {
     QTest::addColumn<QString>("folder");
     const QStringList folders = exerciseFolders();
-    QCOMPARE(folders.size(), 10);
+    QCOMPARE(folders.size(), 16);
     for (const QString &f : folders)
       QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
   }
