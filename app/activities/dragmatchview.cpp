@@ -1,5 +1,6 @@
 #include "app/activities/dragmatchview.h"
 
+#include "app/activities/choiceorder.h"
 #include "app/activities/markdownview.h"
 #include "app/common/qtconvert.h"
 #include "app/common/theme.h"
@@ -12,6 +13,7 @@
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QJsonDocument>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMimeData>
@@ -216,7 +218,43 @@ DragMatchView::DragMatchView(const course::Activity& activity, const ActivityCon
     }
     connect(m_place, &QPushButton::clicked, this, &DragMatchView::placeSelectedFromCombo);
     connect(m_check, &QPushButton::clicked, this, [this] { check(); });
-    rebuild();
+    restoreAttempt();
+}
+
+void DragMatchView::drawOrder(bool fresh)
+{
+    const auto* match = activity().as<course::DragMatch>();
+    const int n = match ? static_cast<int>(match->items.size()) : 0;
+    m_order = fresh ? QList<int>() : orderFromText(storedValue(QStringLiteral("order")).toString(), n);
+    if (m_order.isEmpty()) {
+        const quint64 seed = attemptSeed(fresh ? QString() : storedValue(QStringLiteral("seed")).toString());
+        storeValue(QStringLiteral("seed"), QString::number(seed));
+        m_order = shuffledOrder(n, seed, activityId());
+        storeValue(QStringLiteral("order"), orderToText(m_order));
+    }
+}
+
+void DragMatchView::restoreAttempt()
+{
+    // The pool order and the placement of an earlier visit (also before a restart) come back as they were.
+    drawOrder(false);
+    const QJsonObject placed =
+        QJsonDocument::fromJson(storedValue(QStringLiteral("placement")).toString().toUtf8()).object();
+    for (auto it = placed.begin(); it != placed.end(); ++it)
+        if (m_targets.contains(it.value().toString()))
+            m_placement.insert(it.key(), it.value().toString());
+    if (storedValue(QStringLiteral("checked"), false).toBool() && !m_placement.isEmpty())
+        showGrade(false);
+    else
+        rebuild();
+}
+
+void DragMatchView::storePlacement()
+{
+    QJsonObject placed;
+    for (auto it = m_placement.begin(); it != m_placement.end(); ++it)
+        placed.insert(it.key(), it.value());
+    storeValue(QStringLiteral("placement"), QString::fromUtf8(QJsonDocument(placed).toJson(QJsonDocument::Compact)));
 }
 
 QString DragMatchView::selectedItemId() const
@@ -250,6 +288,8 @@ bool DragMatchView::place(const QString& itemId, const QString& targetId)
         m_placement.insert(itemId, targetId);
     m_checked.clear();
     m_lastSelected = itemId;
+    storePlacement();
+    storeValue(QStringLiteral("checked"), false);
     markInProgress();
     rebuild();
     // Keep the keyboard on the moved item so it can be moved again at once.
@@ -270,7 +310,8 @@ void DragMatchView::rebuild()
         list->clear();
     const QColor green = verdictColor(QStringLiteral("pass"), palette());
     const QColor red = verdictColor(QStringLiteral("fail"), palette());
-    for (const course::DragItem& i : match->items) {
+    for (int index : std::as_const(m_order)) {
+        const course::DragItem& i = match->items[index];
         const QString id = qs(i.id);
         const QString target = m_placement.value(id);
         DropList* list = target.isEmpty() ? m_pool : m_targets.value(target, m_pool);
@@ -288,6 +329,11 @@ void DragMatchView::rebuild()
 }
 
 bool DragMatchView::check()
+{
+    return showGrade(true);
+}
+
+bool DragMatchView::showGrade(bool record)
 {
     const auto* match = activity().as<course::DragMatch>();
     if (!match)
@@ -327,6 +373,9 @@ bool DragMatchView::check()
     }
     m_feedback->setMarkdownText(text);
     rebuild();
+    if (!record)
+        return grade.allCorrect;
+    storeValue(QStringLiteral("checked"), true);
     storeValue(QStringLiteral("attempts"), storedValue(QStringLiteral("attempts"), 0).toInt() + 1);
     if (ActivityStateStore* store = context().states) {
         QJsonObject placed;
@@ -349,6 +398,9 @@ void DragMatchView::reset()
 {
     m_placement.clear();
     m_checked.clear();
+    storePlacement();
+    storeValue(QStringLiteral("checked"), false);
+    drawOrder(true);
     m_feedback->setMarkdownText(tr("Place every item, then press Check (Ctrl+Return)."));
     rebuild();
 }

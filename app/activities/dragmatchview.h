@@ -1,7 +1,8 @@
 #pragma once
 // Drag-match: items dragged with the mouse from the pool onto targets (a target takes several), or placed with the
 // keyboard (select an item, then press the target's number, or pick it in "Move to" and press Place). Check marks
-// each item right or wrong and shows its explanation.
+// each item right or wrong and shows its explanation. The pool's order is shuffled per attempt and recorded; the
+// placement is stored as it changes, so a revisit (also after a restart) shows what the learner left.
 
 #include "app/activities/activityview.h"
 
@@ -69,6 +70,8 @@ public:
   QComboBox *moveToCombo() const { return m_moveTo; }
   /// The feedback text (Markdown).
   QString feedbackText() const;
+  /// The order the items are listed in [indices of the content's item list]: the attempt's shuffled order.
+  const QList<int> &itemOrder() const { return m_order; }
 
   bool canRun() const override { return true; }
   /// Run = Check.
@@ -77,12 +80,17 @@ public:
 
 private:
   void rebuild();
+  bool showGrade(bool record);
+  void drawOrder(bool fresh);
+  void restoreAttempt();
+  void storePlacement();
   void placeSelectedFromCombo();
   QString selectedItemId() const;
 
   DropList *m_pool = nullptr;
   QMap<QString, DropList *> m_targets;
   QMap<QString, QString> m_placement;
+  QList<int> m_order; ///< items in the order shown [content indices]
   QMap<QString, bool> m_checked; ///< item id → right, after Check (cleared by any move)
   QComboBox *m_moveTo = nullptr;
   QPushButton *m_place = nullptr;

@@ -105,6 +105,20 @@ SpotTheBugView::SpotTheBugView(const course::Activity& activity, const ActivityC
     connect(m_runButton, &QPushButton::clicked, this, [this] { runKernel(); });
     if (context.engine)
         connect(context.engine, &EngineClient::finished, this, &SpotTheBugView::onRunFinished);
+    restorePicks();
+}
+
+void SpotTheBugView::restorePicks()
+{
+    // The picks of an earlier visit (also before a restart) are shown again, without being recorded twice.
+    m_restoring = true;
+    for (const QString& line : storedValue(QStringLiteral("picks")).toString().split(QLatin1Char(','), Qt::SkipEmptyParts))
+        pick(line.toInt());
+    m_revealing = storedValue(QStringLiteral("revealed"), false).toBool();
+    if (const int found = storedValue(QStringLiteral("found"), 0).toInt(); found > 0)
+        pick(found);
+    m_revealing = false;
+    m_restoring = false;
 }
 
 bool SpotTheBugView::pick(int line)
@@ -113,9 +127,21 @@ bool SpotTheBugView::pick(int line)
     if (!item)
         return false;
     const course::SpotGrade grade = course::gradeSpotTheBug(*item, line);
+    if (line < 1 || line > m_listing->lineCount() || (m_found && !grade.correct))
+        return grade.correct;
     m_listing->setCurrentLineNumber(line);
-    if (ActivityStateStore* store = context().states)
+    if (ActivityStateStore* store = context().states; store && !m_restoring)
         store->recordSpotPick(moduleId(), activityId(), line, grade.correct && !m_revealing);
+    if (!m_restoring) {
+        const QString picks = storedValue(QStringLiteral("picks")).toString();
+        if (grade.correct)
+            storeValue(QStringLiteral("found"), line);
+        else
+            storeValue(QStringLiteral("picks"), picks.isEmpty() ? QString::number(line)
+                                                                : picks + QLatin1Char(',') + QString::number(line));
+        if (m_revealing)
+            storeValue(QStringLiteral("revealed"), true);
+    }
     markInProgress();
     if (grade.correct) {
         m_found = true;
@@ -129,9 +155,11 @@ bool SpotTheBugView::pick(int line)
         m_feedback->setMarkdownText(text);
         m_showFixed->setEnabled(true);
         m_reveal->hide();
-        storeValue(QStringLiteral("wrong_picks"), m_wrong);
+        if (!m_restoring) {
+            storeValue(QStringLiteral("wrong_picks"), m_wrong);
+            emit statusMessage(tr("Found it."));
+        }
         markDone();
-        emit statusMessage(tr("Found it."));
     } else {
         ++m_wrong;
         m_listing->markerAdd(line - 1, kMarkerWrong);
@@ -218,6 +246,8 @@ QString SpotTheBugView::runDiagnosis() const
 
 void SpotTheBugView::reset()
 {
+    for (const char* leaf : {"picks", "found", "revealed"})
+        storeValue(QLatin1String(leaf), QVariant());
     m_wrong = 0;
     m_found = false;
     m_listing->markerDeleteAll(kMarkerWrong);

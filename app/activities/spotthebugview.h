@@ -42,6 +42,7 @@ public:
 
 private:
   void onRunFinished(int jobId, const QJsonObject &report);
+  void restorePicks();
 
   ListingView *m_listing = nullptr;
   ListingView *m_fixed = nullptr;
@@ -54,6 +55,7 @@ private:
   int m_wrong = 0;
   bool m_found = false;
   bool m_revealing = false; ///< inside "Show me": the pick records as not spotted
+  bool m_restoring = false; ///< replaying the stored picks of an earlier visit: nothing is recorded again
 };
 
 } // namespace tkm::app

@@ -9,6 +9,8 @@
 
 #include <Qsci/qscilexer.h>
 
+#include <algorithm>
+
 namespace tkm::app {
 
 void configureCodeView(QsciScintilla* view, const QString& language)
@@ -125,12 +127,30 @@ QPoint ListingView::pointOfLine(int line) const
     return {x + 8, y + self->textHeight(line - 1) / 2};
 }
 
+int ListingView::rowAt(const QPoint& point) const
+{
+    // QsciScintilla::lineAt asks for the character close to the point (SCI_POSITIONFROMPOINTCLOSE) and gives -1 to
+    // the right of a short line's text, although the row is highlighted there. The nearest position
+    // (SCI_POSITIONFROMPOINT) names the row; the row's top and height keep clicks below the last line out.
+    auto* self = const_cast<ListingView*>(this);
+    const long pos = self->SendScintilla(SCI_POSITIONFROMPOINT, static_cast<unsigned long>(std::max(point.x(), 0)),
+                                         static_cast<long>(point.y()));
+    if (pos < 0)
+        return -1;
+    const int line = static_cast<int>(self->SendScintilla(SCI_LINEFROMPOSITION, static_cast<unsigned long>(pos)));
+    const long start = self->positionFromLineIndex(line, 0);
+    const int top = static_cast<int>(self->SendScintilla(SCI_POINTYFROMPOSITION, 0UL, start));
+    if (point.y() < top || point.y() >= top + self->textHeight(line))
+        return -1;
+    return line;
+}
+
 void ListingView::mouseReleaseEvent(QMouseEvent* event)
 {
     QsciScintilla::mouseReleaseEvent(event);
     if (event->button() != Qt::LeftButton)
         return;
-    const int line = lineAt(event->position().toPoint());
+    const int line = rowAt(event->position().toPoint());
     if (line < 0)
         return;
     // A drag across lines is a selection, not a pick; a double-click selects a word on the line and still picks it.

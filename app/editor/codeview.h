@@ -41,6 +41,9 @@ public:
   QPoint pointOfLine(int line) const;
   /// Number of lines in the listing.
   int lineCount() const { return lines(); }
+  /// The line [0-based] whose row holds the viewport point `point`, also right of the line's text and over the
+  /// margin; -1 above the first or below the last row.
+  int rowAt(const QPoint &point) const;
 
 signals:
   /// The learner clicked `line` or pressed Enter/Space on it [1-based].

@@ -3,6 +3,7 @@
 // walkthrough notes, lesson rendering.
 #include "apptest.h"
 
+#include "app/activities/choiceorder.h"
 #include "app/activities/diagrams/diagrams.h"
 #include "app/activities/dragmatchview.h"
 #include "app/activities/lessonview.h"
@@ -13,17 +14,22 @@
 #include "app/activities/walkthroughview.h"
 #include "app/course/coursenavigator.h"
 #include "app/editor/codeview.h"
+#include "app/progress/sqlitestatestore.h"
 #include "app/shell/mainwindow.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QMimeData>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <QTextDocument>
 #include <QTextFrame>
 #include <QtTest>
 
 #include "modules/course/model.h"
+#include "modules/progress/store.h"
 
 using namespace tkm;
 using app::ActivityState;
@@ -64,6 +70,7 @@ private slots:
     const QString root = tkm::apptest::fixtureContentDir();
     if (root.isEmpty())
       QSKIP("tests/data/content-good is missing");
+    tkm::apptest::initTestEnvironment(); // each test starts as a new learner: views restore what earlier tests left
     m_window = std::make_unique<MainWindow>(QStringLiteral("/nonexistent/tkm-run"));
     m_window->setConfirmHandler([](const QString &) { return true; });
     m_window->resize(1300, 850);
@@ -104,15 +111,41 @@ private slots:
     for (int i = 0; i < static_cast<int>(q.choices.size()); ++i)
       (q.choices[i].correct ? right : wrong) << i;
     QVERIFY(!wrong.isEmpty());
-    // Wrong first: by clicking the radio button / check box.
-    auto buttons = quiz->findChildren<QAbstractButton *>();
+    auto explanation = [&](int choice) { return QString::fromStdString(q.choices[choice].explanation).left(20); };
+    // A first miss says it is wrong and why that pick is wrong: nothing about the right choice.
     quiz->select(0, {wrong.first()});
     QVERIFY(!quiz->check(0));
-    QVERIFY(quiz->feedbackText(0).contains(QStringLiteral("Not quite")));
-    QVERIFY(quiz->feedbackText(0).contains(QString::fromStdString(q.choices[wrong.first()].explanation).left(20)));
+    QString feedback = quiz->feedbackText(0);
+    QVERIFY2(feedback.contains(QStringLiteral("✗ Not right")), qPrintable(feedback));
+    QVERIFY(feedback.contains(explanation(wrong.first())));
+    for (int r : right)
+      QVERIFY2(!feedback.contains(explanation(r)), qPrintable(feedback));
+    QVERIFY(!feedback.contains(QStringLiteral("✓")));
+    QVERIFY(!quiz->answerShown(0));
+    QVERIFY(!quiz->followupVisible(0));
+    // Checked choices stay readable (enabled, not greyed) and ignore clicks.
+    for (QAbstractButton *b : quiz->choiceButtons(0))
+      QVERIFY(b->isEnabled());
+    QAbstractButton *other = quiz->choiceButtons(0)[right.first()];
+    QTest::mouseClick(other, Qt::LeftButton);
+    QTest::keyClick(other, Qt::Key_Space);
+    QVERIFY(!other->isChecked());
+    QVERIFY(quiz->choiceButtons(0)[wrong.first()]->isChecked());
     QVERIFY(quiz->scoreText().contains(QStringLiteral("right on the first try: 0")));
+    QVERIFY(quiz->summaryText().isEmpty());
+    // Try again, miss again: the second miss shows the answer, symbols and colours agreeing.
     quiz->retry(0);
     QVERIFY(quiz->feedbackText(0).isEmpty());
+    quiz->select(0, {wrong.last()});
+    QVERIFY(!quiz->check(0));
+    QVERIFY(quiz->answerShown(0));
+    feedback = quiz->feedbackText(0);
+    for (int r : right)
+      QVERIFY(feedback.contains(explanation(r)));
+    QVERIFY(feedback.contains(QStringLiteral("✓ The right answer")) || q.multiple);
+    QVERIFY(!feedback.contains(QStringLiteral("✓ Wrong")) && !feedback.contains(QStringLiteral("✗ Right")));
+    // Right on the third try.
+    quiz->retry(0);
     quiz->select(0, right);
     QVERIFY(quiz->check(0));
     QVERIFY(quiz->feedbackText(0).contains(QStringLiteral("Right")));
@@ -120,18 +153,282 @@ private slots:
     if (!q.followup.empty())
       QVERIFY(quiz->followupVisible(0));
     QVERIFY(quiz->scoreText().contains(QStringLiteral("Answered right: 1")));
-    // Every question right → done.
+    // Every question right → done, and a summary that names the question to review.
     const auto &questions = quiz->activity().as<course::Quiz>()->questions;
     for (int qi = 1; qi < static_cast<int>(questions.size()); ++qi) {
       QList<int> ok;
       for (int i = 0; i < static_cast<int>(questions[qi].choices.size()); ++i)
         if (questions[qi].choices[i].correct)
           ok << i;
-      // Keyboard: focus a choice, Space toggles it, Ctrl+Return checks.
       quiz->select(qi, ok);
       QVERIFY(quiz->check(qi));
     }
     QCOMPARE(m_window->states()->state(quiz->moduleId(), quiz->activityId()), ActivityState::Done);
+    const QString summary = quiz->summaryText();
+    QVERIFY2(summary.contains(QStringLiteral("Right on the first try: %1 of %2")
+                                  .arg(questions.size() - 1)
+                                  .arg(questions.size())),
+             qPrintable(summary));
+    QVERIFY(summary.contains(QStringLiteral("Question 1")));
+    QVERIFY(!summary.contains(QStringLiteral("Question 2")));
+  }
+
+  void quizScreenshotsBeforeAndAfterAWrongPick()
+  {
+    // The built-in course's first quiz at 1024 × 700: fresh, after a first wrong pick, after the second miss.
+    MainWindow window(QStringLiteral("/nonexistent/tkm-run"));
+    window.resize(1024, 700);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.loadCourse(tkm::apptest::realContentDir()));
+    auto *quiz = openFirst<app::QuizView>(window, course::ActivityKind::Quiz);
+    QVERIFY(quiz);
+    const auto &q = quiz->activity().as<course::Quiz>()->questions.front();
+    QList<int> wrong;
+    for (int i = 0; i < static_cast<int>(q.choices.size()); ++i)
+      if (!q.choices[i].correct)
+        wrong << i;
+    const QString dir = tkm::apptest::screenshotDir();
+    QTest::qWait(50);
+    QVERIFY(window.grab().save(dir + QStringLiteral("/quiz-fresh.png")));
+    quiz->select(0, {wrong.first()});
+    QVERIFY(!quiz->check(0));
+    QTest::qWait(50);
+    QVERIFY(window.grab().save(dir + QStringLiteral("/quiz-first-miss.png")));
+    quiz->retry(0);
+    quiz->select(0, {wrong.last()});
+    QVERIFY(!quiz->check(0));
+    QTest::qWait(50);
+    QVERIFY(window.grab().save(dir + QStringLiteral("/quiz-second-miss.png")));
+  }
+
+  void quizShowTheAnswerOnRequest()
+  {
+    auto *quiz = openFirst<app::QuizView>(*m_window, course::ActivityKind::Quiz);
+    QVERIFY(quiz);
+    const auto &q = quiz->activity().as<course::Quiz>()->questions.front();
+    int wrong = 0;
+    while (q.choices[wrong].correct)
+      ++wrong;
+    QVERIFY(!quiz->revealAnswer(0)); // nothing checked yet
+    quiz->select(0, {wrong});
+    QVERIFY(!quiz->check(0));
+    QPushButton *show = nullptr;
+    for (QPushButton *b : quiz->findChildren<QPushButton *>())
+      if (b->text() == QStringLiteral("Show the &answer") && !b->isHidden() && !show)
+        show = b;
+    QVERIFY(show);
+    QTest::mouseClick(show, Qt::LeftButton);
+    QVERIFY(quiz->answerShown(0));
+    QVERIFY(!quiz->isRight(0));
+  }
+
+  void quizChoicesShuffledPerAttemptAndRecorded()
+  {
+    auto *first = openFirst<app::QuizView>(*m_window, course::ActivityKind::Quiz);
+    QVERIFY(first);
+    const QString module = first->moduleId(), activity = first->activityId();
+    const auto &questions = first->activity().as<course::Quiz>()->questions;
+    const int qn = static_cast<int>(questions.size());
+    auto identity = [](const QList<int> &order) {
+      for (int i = 0; i < order.size(); ++i)
+        if (order[i] != i)
+          return false;
+      return true;
+    };
+    QSet<QString> orders;
+    QSet<int> rightPositions; // where the first question's right choice is shown
+    for (int seed = 1; seed <= 8; ++seed) {
+      m_window->states()->resetActivity(module, activity);
+      m_window->states()->setValue(module, activity, QStringLiteral("seed"), QString::number(seed * 7919));
+      auto *quiz = openFirst<app::QuizView>(*m_window, course::ActivityKind::Quiz);
+      QVERIFY(quiz);
+      QCoreApplication::processEvents(); // lays the cards out
+      bool shuffled = false;
+      QString all;
+      for (int qi = 0; qi < qn; ++qi) {
+        const QList<int> order = quiz->displayOrder(qi);
+        QCOMPARE(order.size(), static_cast<int>(questions[qi].choices.size()));
+        shuffled = shuffled || !identity(order);
+        all += app::orderToText(order) + QLatin1Char('/');
+        // The buttons are laid out top to bottom in that order.
+        const QList<QAbstractButton *> buttons = quiz->choiceButtons(qi);
+        for (int i = 1; i < order.size(); ++i)
+          QVERIFY(buttons[order[i - 1]]->mapTo(quiz, QPoint()).y() < buttons[order[i]]->mapTo(quiz, QPoint()).y());
+        QCOMPARE(m_window->states()->value(module, activity, QStringLiteral("q/%1/order")
+                                                                 .arg(QString::fromStdString(questions[qi].id)))
+                     .toString(),
+                 app::orderToText(order));
+      }
+      orders.insert(all);
+      for (int i = 0; i < quiz->displayOrder(0).size(); ++i)
+        if (questions[0].choices[quiz->displayOrder(0)[i]].correct)
+          rightPositions.insert(i);
+      QVERIFY2(shuffled, qPrintable(QStringLiteral("seed %1 left every question in file order").arg(seed)));
+    }
+    QVERIFY(orders.size() >= 4);
+    QVERIFY(rightPositions.size() >= 2);
+    // A revisit shows the recorded order; Reset starts a new attempt with a new one (eventually different).
+    auto *quiz = qobject_cast<app::QuizView *>(m_window->currentView());
+    const QList<int> seen = quiz->displayOrder(0);
+    QVERIFY(openFirst<app::DragMatchView>(*m_window, course::ActivityKind::DragMatch));
+    quiz = openFirst<app::QuizView>(*m_window, course::ActivityKind::Quiz);
+    QCOMPARE(quiz->displayOrder(0), seen);
+    bool changed = false;
+    for (int i = 0; i < 12 && !changed; ++i) {
+      quiz->reset();
+      changed = quiz->displayOrder(0) != seen;
+    }
+    QVERIFY(changed);
+    // The shuffle itself: the same seed and salt give the same order; orders are permutations.
+    QCOMPARE(app::shuffledOrder(5, 42, QStringLiteral("q")), app::shuffledOrder(5, 42, QStringLiteral("q")));
+    QVERIFY(app::orderFromText(QStringLiteral("1,1,0"), 3).isEmpty());
+    QVERIFY(app::orderFromText(QStringLiteral("2,0"), 3).isEmpty());
+    QCOMPARE(app::orderFromText(QStringLiteral("2,0,1"), 3), (QList<int>{2, 0, 1}));
+  }
+
+  void dragMatchPoolShuffledAndRestored()
+  {
+    auto *view = openFirst<app::DragMatchView>(*m_window, course::ActivityKind::DragMatch);
+    QVERIFY(view);
+    const auto *match = view->activity().as<course::DragMatch>();
+    const QString module = view->moduleId(), activity = view->activityId();
+    QSet<QString> orders;
+    for (int seed = 1; seed <= 8; ++seed) {
+      m_window->states()->resetActivity(module, activity);
+      m_window->states()->setValue(module, activity, QStringLiteral("seed"), QString::number(seed * 104729));
+      view = openFirst<app::DragMatchView>(*m_window, course::ActivityKind::DragMatch);
+      QCOMPARE(view->itemOrder().size(), static_cast<int>(match->items.size()));
+      orders.insert(app::orderToText(view->itemOrder()));
+      // The pool lists the items in that order.
+      for (int r = 0; r < view->pool()->count(); ++r)
+        QCOMPARE(view->pool()->item(r)->text(),
+                 QString::fromStdString(match->items[view->itemOrder()[r]].text).remove(QLatin1Char('`')));
+    }
+    QVERIFY2(orders.size() >= 3, qPrintable(QStringList(orders.values()).join(QLatin1Char(' '))));
+    // A placement and a check survive a revisit.
+    const course::DragItem &item = match->items.front();
+    QVERIFY(view->place(QString::fromStdString(item.id), QString::fromStdString(item.target)));
+    view->check();
+    const QList<int> order = view->itemOrder();
+    QVERIFY(openFirst<app::QuizView>(*m_window, course::ActivityKind::Quiz));
+    view = openFirst<app::DragMatchView>(*m_window, course::ActivityKind::DragMatch);
+    QCOMPARE(view->itemOrder(), order);
+    QCOMPARE(view->placement().value(QString::fromStdString(item.id)), QString::fromStdString(item.target));
+    QVERIFY(view->feedbackText().contains(QStringLiteral("✓")));
+  }
+
+  void clickRightOfShortLinePicksIt()
+  {
+    auto *view = openFirst<app::SpotTheBugView>(*m_window, course::ActivityKind::SpotTheBug);
+    QVERIFY(view);
+    const auto *item = view->activity().as<course::SpotTheBug>();
+    app::ListingView *listing = view->listing();
+    QCoreApplication::processEvents(); // lays the listing out at its real width
+    // Far right of the bug line's text (where QsciScintilla::lineAt gives -1), on the highlighted row.
+    const int bug = item->bugLines.front();
+    const int x = listing->viewport()->width() - 12;
+    const int textEnd = static_cast<int>(listing->SendScintilla(
+        QsciScintilla::SCI_POINTXFROMPOSITION, 0UL, listing->SendScintilla(QsciScintilla::SCI_GETLINEENDPOSITION, bug - 1)));
+    QVERIFY2(x > textEnd + 8, qPrintable(QStringLiteral("text ends at x %1, viewport %2").arg(textEnd).arg(x)));
+    QTest::mouseClick(listing->viewport(), Qt::LeftButton, {}, QPoint(x, listing->pointOfLine(bug).y()));
+    QVERIFY2(listing->markersAtLine(bug - 1) & (1 << app::kMarkerRight), qPrintable(view->feedbackText()));
+    QCOMPARE(listing->rowAt(QPoint(x, listing->pointOfLine(bug).y())), bug - 1);
+    // Below the last row nothing is picked.
+    const QPoint last = listing->pointOfLine(listing->lineCount());
+    if (last.y() + 3 * listing->textHeight(0) < listing->viewport()->height())
+      QCOMPARE(listing->rowAt(QPoint(x, last.y() + 2 * listing->textHeight(0))), -1);
+
+    // The same for a walkthrough note.
+    auto *walk = openFirst<app::WalkthroughView>(*m_window, course::ActivityKind::Walkthrough);
+    QVERIFY(walk);
+    const auto &[line, note] = *walk->activity().as<course::Walkthrough>()->panes.front().notes.rbegin();
+    app::ListingView *code = walk->listing(0);
+    QCoreApplication::processEvents();
+    code->setCurrentLineNumber(1);
+    QTest::qWait(QApplication::doubleClickInterval() + 50);
+    QTest::mouseClick(code->viewport(), Qt::LeftButton, {},
+                      QPoint(code->viewport()->width() - 12, code->pointOfLine(line).y()));
+    QCOMPARE(walk->noteText(), QString::fromStdString(note));
+  }
+
+  void answersRestoredAfterRestart()
+  {
+    // The views on a progress database, closed and opened again as a restart of the app would.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string db = QString(dir.path() + QStringLiteral("/progress.sqlite")).toStdString();
+    const course::Course *c = m_window->course();
+    auto findKind = [&](course::ActivityKind kind) -> std::pair<const course::Module *, const course::Activity *> {
+      for (const course::Module &m : c->modules)
+        for (const course::Activity &a : m.activities)
+          if (a.kind == kind)
+            return {&m, &a};
+      return {nullptr, nullptr};
+    };
+    const auto [quizModule, quizActivity] = findKind(course::ActivityKind::Quiz);
+    const auto [bugModule, bugActivity] = findKind(course::ActivityKind::SpotTheBug);
+    const auto [dragModule, dragActivity] = findKind(course::ActivityKind::DragMatch);
+    QVERIFY(quizActivity && bugActivity && dragActivity);
+    const auto &questions = quizActivity->as<course::Quiz>()->questions;
+    QVERIFY(questions.size() >= 2);
+    auto choicesOf = [&](int qi, bool right) {
+      QList<int> out;
+      for (int i = 0; i < static_cast<int>(questions[qi].choices.size()); ++i)
+        if (questions[qi].choices[i].correct == right)
+          out << i;
+      return right ? out : QList<int>{out.first()};
+    };
+    const auto *spot = bugActivity->as<course::SpotTheBug>();
+    const int bugLine = spot->bugLines.front();
+    const int wrongLine = bugLine == 1 ? 2 : 1;
+    const course::DragItem &dragItem = dragActivity->as<course::DragMatch>()->items.front();
+    QList<QList<int>> orders;
+    QList<int> poolOrder;
+    {
+      auto store = progress::Store::open(db);
+      QVERIFY(static_cast<bool>(store));
+      app::SqliteStateStore states(std::make_shared<progress::Store>(std::move(*store)));
+      app::ActivityContext quizContext{nullptr, &states, quizModule, {}};
+      app::QuizView quiz(*quizActivity, quizContext);
+      quiz.select(0, choicesOf(0, true));
+      QVERIFY(quiz.check(0));
+      quiz.select(1, choicesOf(1, false));
+      QVERIFY(!quiz.check(1)); // a first miss: the answer stays hidden
+      for (int qi = 0; qi < quiz.questionCount(); ++qi)
+        orders << quiz.displayOrder(qi);
+      app::SpotTheBugView bug(*bugActivity, app::ActivityContext{nullptr, &states, bugModule, {}});
+      QVERIFY(!bug.pick(wrongLine));
+      QVERIFY(bug.pick(bugLine));
+      app::DragMatchView drag(*dragActivity, app::ActivityContext{nullptr, &states, dragModule, {}});
+      QVERIFY(drag.place(QString::fromStdString(dragItem.id), QString::fromStdString(dragItem.target)));
+      poolOrder = drag.itemOrder();
+    }
+    auto store = progress::Store::open(db);
+    QVERIFY(static_cast<bool>(store));
+    app::SqliteStateStore states(std::make_shared<progress::Store>(std::move(*store)));
+    const size_t answers = states.store().quizAnswers()->size();
+    const size_t picks = states.store().spotPicks()->size();
+    app::QuizView quiz(*quizActivity, app::ActivityContext{nullptr, &states, quizModule, {}});
+    for (int qi = 0; qi < quiz.questionCount(); ++qi)
+      QCOMPARE(quiz.displayOrder(qi), orders[qi]);
+    QVERIFY(quiz.isRight(0) && quiz.answerShown(0));
+    QVERIFY(quiz.feedbackText(0).contains(QStringLiteral("Right")));
+    for (int i : choicesOf(0, true))
+      QVERIFY(quiz.choiceButtons(0)[i]->isChecked());
+    QVERIFY(!quiz.isRight(1) && !quiz.answerShown(1));
+    QVERIFY(quiz.feedbackText(1).contains(QStringLiteral("Not right")));
+    QVERIFY(quiz.choiceButtons(1)[choicesOf(1, false).first()]->isChecked());
+    app::SpotTheBugView bug(*bugActivity, app::ActivityContext{nullptr, &states, bugModule, {}});
+    QCOMPARE(bug.wrongPicks(), 1);
+    QVERIFY(bug.listing()->markersAtLine(bugLine - 1) & (1 << app::kMarkerRight));
+    QVERIFY(bug.feedbackText().contains(QString::fromStdString(spot->why).left(20)));
+    app::DragMatchView drag(*dragActivity, app::ActivityContext{nullptr, &states, dragModule, {}});
+    QCOMPARE(drag.itemOrder(), poolOrder);
+    QCOMPARE(drag.placement().value(QString::fromStdString(dragItem.id)), QString::fromStdString(dragItem.target));
+    // Restoring records nothing new.
+    QCOMPARE(states.store().quizAnswers()->size(), answers);
+    QCOMPARE(states.store().spotPicks()->size(), picks);
   }
 
   void quizByMouseAndKeyboard()
@@ -142,18 +439,22 @@ private slots:
     int correct = 0;
     while (!q.choices[correct].correct)
       ++correct;
-    QAbstractButton *choice = nullptr;
+    QAbstractButton *choice = quiz->choiceButtons(0).value(correct);
     QPushButton *check = nullptr;
-    for (QAbstractButton *b : quiz->findChildren<QAbstractButton *>()) {
-      QString plain = QString::fromStdString(q.choices[correct].text);
-      plain.remove(QLatin1Char('`'));
-      if (!choice && b->text() == plain.replace(QStringLiteral("**"), QString()))
-        choice = b;
+    for (QAbstractButton *b : quiz->findChildren<QAbstractButton *>())
       if (!check && b->text() == QStringLiteral("&Check answer"))
         check = qobject_cast<QPushButton *>(b);
-    }
     QVERIFY(choice && check);
-    QTest::mouseClick(choice, Qt::LeftButton);
+    QString plain = QString::fromStdString(q.choices[correct].text);
+    plain.remove(QLatin1Char('`'));
+    QCOMPARE(choice->accessibleName(), plain.replace(QStringLiteral("**"), QString()));
+    // A click on the choice's text (a wrapped label beside the indicator) picks it.
+    QLabel *label = nullptr;
+    for (QLabel *l : choice->parentWidget()->findChildren<QLabel *>(Qt::FindDirectChildrenOnly))
+      if (!label)
+        label = l;
+    QVERIFY(label);
+    QTest::mouseClick(label, Qt::LeftButton);
     QVERIFY(choice->isChecked());
     check->setFocus();
     QTest::keyClick(check, Qt::Key_Space);
@@ -232,8 +533,8 @@ private slots:
           return t + 1;
       return 0;
     };
-    // A wrong placement first, to see the ✗.
-    const course::DragItem &first = match->items.front();
+    // A wrong placement first, to see the ✗ (row 0 holds the first item of the shuffled order).
+    const course::DragItem &first = match->items[view->itemOrder().front()];
     if (match->targets.size() > 1) {
       view->pool()->setFocus();
       view->pool()->setCurrentRow(0);
