@@ -112,6 +112,7 @@ QuizView::QuizView(const course::Activity& activity, const ActivityContext& cont
     m_summary->setFrameShape(QFrame::StyledPanel);
     m_summary->setMargin(10);
     m_summary->setTextFormat(Qt::RichText);
+    m_summary->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
     m_summary->hide();
     connect(m_summary, &QLabel::linkActivated, this, [this](const QString& link) { showQuestion(link.mid(1)); });
     layout->addWidget(m_summary);

@@ -21,6 +21,8 @@
 #include <QLabel>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -53,6 +55,16 @@ View *openFirst(MainWindow &window, course::ActivityKind kind, std::optional<cou
       return qobject_cast<View *>(window.currentView());
     }
   return nullptr;
+}
+
+/// The right choices of a question [content indices].
+QList<int> rightChoices(const course::Question &q)
+{
+  QList<int> right;
+  for (int i = 0; i < static_cast<int>(q.choices.size()); ++i)
+    if (q.choices[i].correct)
+      right << i;
+  return right;
 }
 
 } // namespace
@@ -156,10 +168,7 @@ private slots:
     // Every question right → done, and a summary that names the question to review.
     const auto &questions = quiz->activity().as<course::Quiz>()->questions;
     for (int qi = 1; qi < static_cast<int>(questions.size()); ++qi) {
-      QList<int> ok;
-      for (int i = 0; i < static_cast<int>(questions[qi].choices.size()); ++i)
-        if (questions[qi].choices[i].correct)
-          ok << i;
+      const QList<int> ok = rightChoices(questions[qi]);
       quiz->select(qi, ok);
       QVERIFY(quiz->check(qi));
     }
@@ -200,6 +209,26 @@ private slots:
     QVERIFY(!quiz->check(0));
     QTest::qWait(50);
     QVERIFY(window.grab().save(dir + QStringLiteral("/quiz-second-miss.png")));
+    // Every question right (the first after a retry): the summary names question 1 for review.
+    const auto &questions = quiz->activity().as<course::Quiz>()->questions;
+    quiz->retry(0);
+    for (int qi = 0; qi < static_cast<int>(questions.size()); ++qi) {
+      const QList<int> ok = rightChoices(questions[qi]);
+      quiz->select(qi, ok);
+      QVERIFY(quiz->check(qi));
+    }
+    QVERIFY(quiz->summaryText().contains(QStringLiteral("Worth a second look")));
+    auto *summary = quiz->findChild<QLabel *>(QStringLiteral("quizSummary"));
+    QVERIFY(summary && summary->isVisible());
+    QTest::qWait(50);
+    quiz->findChild<QScrollArea *>()->ensureWidgetVisible(summary);
+    QTest::qWait(50);
+    QVERIFY(window.grab().save(dir + QStringLiteral("/quiz-summary.png")));
+    // Its link takes the learner back to the question.
+    QScrollBar *bar = quiz->findChild<QScrollArea *>()->verticalScrollBar();
+    const int atSummary = bar->value();
+    emit summary->linkActivated(QStringLiteral("#") + QString::fromStdString(questions.front().id));
+    QVERIFY2(bar->value() < atSummary / 4, qPrintable(QStringLiteral("%1 → %2").arg(atSummary).arg(bar->value())));
   }
 
   void quizShowTheAnswerOnRequest()
