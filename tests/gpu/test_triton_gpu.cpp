@@ -1,9 +1,12 @@
 // On a GPU (label gpu): the CUDA lowering of Triton kernels against the CPU interpreter on the same inputs —
-// the tutorials' vector add and softmax, and ≥ 200 randomly generated elementwise / reduction / broadcast
-// kernels (random shapes that are and are not block multiples, masks, dtypes f32/f16/bf16/i32, num_warps).
+// the tutorials' vector add, softmax and matmul, the course's Triton solutions and wrong-result bug variants,
+// and ≥ 250 randomly generated elementwise / reduction / broadcast / 2-D softmax kernels (random shapes that
+// are and are not block multiples, masks, dtypes f32/f16/bf16/i32, num_warps 1-8), every ninth again with the
+// lowering's fast paths off (the floor).
 // Kernels are compiled in parallel, then each runs on the GPU and in the interpreter; every output buffer must
 // agree within the dtype's tolerance. Prints one summary line. Without a GPU: "SKIPPED: …", exit 77.
 
+#include "tests/gpu/triton_gpu_cases.h"
 #include "tests/triton/triton_test_util.h"
 
 #include "engine/compile/compiler.h"
@@ -28,364 +31,17 @@
 #include <thread>
 #include <vector>
 
+
 namespace {
 
-namespace ir = tkm::triton::ir;
+using namespace tkm::triton::gputest;
 namespace interp = tkm::triton::interp;
-using ir::Elem;
-using tkm::triton::ConstexprValue;
 
-// ---- host fp16 / bf16 ----
 
-uint16_t toHalf(float f)
+/// The parameter order of k: 'p' buffer, 'i' i32, 'f' f32.
+std::string order(const Kernel& k)
 {
-    uint32_t x = 0;
-    std::memcpy(&x, &f, 4);
-    const uint32_t sign = (x >> 16) & 0x8000u;
-    const int32_t e = static_cast<int32_t>((x >> 23) & 0xffu) - 127 + 15;
-    uint32_t mant = x & 0x7fffffu;
-    if (e >= 31) {
-        return static_cast<uint16_t>(sign | 0x7c00u);
-    }
-    if (e <= 0) {
-        if (e < -10) {
-            return static_cast<uint16_t>(sign);
-        }
-        mant |= 0x800000u;
-        const int shift = 14 - e;
-        uint32_t h = mant >> shift;
-        const uint32_t rem = mant & ((1u << shift) - 1u), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (h & 1u))) {
-            ++h;
-        }
-        return static_cast<uint16_t>(sign | h);
-    }
-    uint32_t h = (static_cast<uint32_t>(e) << 10) | (mant >> 13);
-    const uint32_t rem = mant & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) {
-        ++h;
-    }
-    return static_cast<uint16_t>(sign | h);
-}
-
-double fromHalf(uint16_t h)
-{
-    const int e = (h >> 10) & 0x1f;
-    const int m = h & 0x3ff;
-    const double s = (h & 0x8000) ? -1.0 : 1.0;
-    if (e == 0) {
-        return s * std::ldexp(m, -24);
-    }
-    if (e == 31) {
-        return m ? NAN : s * INFINITY;
-    }
-    return s * std::ldexp(1024 + m, e - 25);
-}
-
-uint16_t toBf16(float f)
-{
-    uint32_t x = 0;
-    std::memcpy(&x, &f, 4);
-    x += 0x7fffu + ((x >> 16) & 1u);
-    return static_cast<uint16_t>(x >> 16);
-}
-
-double fromBf16(uint16_t b)
-{
-    const uint32_t x = static_cast<uint32_t>(b) << 16;
-    float f = 0;
-    std::memcpy(&f, &x, 4);
-    return f;
-}
-
-/// A buffer's host image.
-struct Buf
-{
-    Elem elem = Elem::F32;
-    std::vector<std::byte> bytes;
-    int64_t n = 0;
-    void fill(std::mt19937& rng, bool ints)
-    {
-        bytes.assign(static_cast<size_t>(n * ir::elemBytes(elem)), std::byte{0});
-        std::normal_distribution<float> nd(0.0f, 1.0f);
-        std::uniform_int_distribution<int> id(-50, 50);
-        for (int64_t i = 0; i < n; ++i) {
-            std::byte* p = bytes.data() + i * ir::elemBytes(elem);
-            const float v = ints ? static_cast<float>(id(rng)) : nd(rng);
-            if (elem == Elem::F16) {
-                const uint16_t h = toHalf(v);
-                std::memcpy(p, &h, 2);
-            } else if (elem == Elem::BF16) {
-                const uint16_t h = toBf16(v);
-                std::memcpy(p, &h, 2);
-            } else if (elem == Elem::I32) {
-                const int32_t k = static_cast<int32_t>(v);
-                std::memcpy(p, &k, 4);
-            } else {
-                std::memcpy(p, &v, 4);
-            }
-        }
-    }
-    double at(int64_t i) const
-    {
-        const std::byte* p = bytes.data() + i * ir::elemBytes(elem);
-        uint16_t h = 0;
-        int32_t k = 0;
-        float f = 0;
-        switch (elem) {
-        case Elem::F16: std::memcpy(&h, p, 2); return fromHalf(h);
-        case Elem::BF16: std::memcpy(&h, p, 2); return fromBf16(h);
-        case Elem::I32: std::memcpy(&k, p, 4); return k;
-        default: std::memcpy(&f, p, 4); return f;
-        }
-    }
-};
-
-/// One generated (or tutorial) kernel with its launch.
-struct Kernel
-{
-    std::string name;
-    std::string source;
-    std::string entry = "k";
-    std::map<std::string, ConstexprValue> cx;
-    int numWarps = 4;
-    std::array<int64_t, 3> grid{1, 1, 1};
-    std::vector<Buf> bufs;          ///< pointer params first, in order
-    std::vector<int64_t> ints;      ///< then i32 scalars
-    double rtol = 1e-5, atol = 1e-6;
-    // filled by prepare()
-    std::optional<ir::Function> fn;
-    tkm::compile::CompileResult compiled;
-    std::string problem;
-};
-
-const char* dtypeName(Elem e)
-{
-    switch (e) {
-    case Elem::F16: return "tl.float16";
-    case Elem::BF16: return "tl.bfloat16";
-    case Elem::I32: return "tl.int32";
-    default: return "tl.float32";
-    }
-}
-
-void tolerances(Kernel& k, Elem e, bool reduce)
-{
-    k.rtol = e == Elem::F16 ? 2e-3 : e == Elem::BF16 ? 1.6e-2 : e == Elem::I32 ? 0 : (reduce ? 1e-4 : 1e-5);
-    k.atol = e == Elem::I32 ? 0 : (reduce ? 1e-3 : 1e-5) * (e == Elem::F32 ? 1 : 50);
-}
-
-Kernel elementwise(std::mt19937& rng, int id)
-{
-    static const Elem dts[] = {Elem::F32, Elem::F16, Elem::BF16, Elem::I32};
-    const Elem e = dts[rng() % 4];
-    const bool fl = e != Elem::I32;
-    const int64_t block = int64_t{32} << (rng() % 7);
-    const int64_t n = 1 + static_cast<int64_t>(rng() % 5000);
-    static const char* fexprs[] = {"a + b", "a * b - a", "tl.maximum(a, b)", "tl.where(a > b, a, b * 2)",
-                                   "(tl.exp(a.to(tl.float32)) + tl.sqrt(tl.abs(b.to(tl.float32)))).to(DT)",
-                                   "(a.to(tl.float32) / (tl.abs(b.to(tl.float32)) + 1.0)).to(DT)",
-                                   "tl.minimum(a, b) - a * 0.5"};
-    static const char* iexprs[] = {"a + b", "a * b - a", "tl.maximum(a, b)", "tl.where(a > b, a, b * 2)",
-                                   "(a // 3) + (b % 7)", "(a << 2) ^ b", "a >> 1 | b & 12"};
-    std::string expr = fl ? fexprs[rng() % 7] : iexprs[rng() % 7];
-    for (size_t p; (p = expr.find("DT")) != std::string::npos;) {
-        expr.replace(p, 2, dtypeName(e));
-    }
-    Kernel k;
-    k.name = "elementwise#" + std::to_string(id) + " " + ir::elemName(e) + " B=" + std::to_string(block) +
-             " n=" + std::to_string(n) + ": " + expr;
-    k.source = "import triton\nimport triton.language as tl\n@triton.jit\ndef k(x, y, z, n, B: tl.constexpr):\n"
-               "    o = tl.program_id(0) * B + tl.arange(0, B)\n    m = o < n\n"
-               "    a = tl.load(x + o, mask=m, other=0)\n    b = tl.load(y + o, mask=m, other=1)\n"
-               "    r = " + expr + "\n    tl.store(z + o, r.to(" + dtypeName(e) + "), mask=m)\n";
-    k.cx["B"] = ConstexprValue::ofInt(block);
-    k.numWarps = 1 << (rng() % 4);
-    k.grid = {(n + block - 1) / block, 1, 1};
-    for (int b = 0; b < 3; ++b) {
-        Buf buf;
-        buf.elem = e;
-        buf.n = n;
-        buf.fill(rng, !fl);
-        k.bufs.push_back(std::move(buf));
-    }
-    k.ints = {n};
-    tolerances(k, e, false);
-    return k;
-}
-
-Kernel reduction(std::mt19937& rng, int id, bool broadcast)
-{
-    static const Elem dts[] = {Elem::F32, Elem::F16, Elem::BF16, Elem::I32};
-    const Elem e = dts[rng() % 4];
-    const int64_t R = int64_t{1} << (rng() % 5), C = int64_t{16} << (rng() % 5);
-    const int64_t rows = 1 + static_cast<int64_t>(rng() % 40), cols = 1 + static_cast<int64_t>(rng() % (C + 8));
-    static const char* ops[] = {"tl.sum", "tl.max", "tl.min"};
-    const std::string op = ops[rng() % 3];
-    const int axis = static_cast<int>(rng() % 3); // 2: the whole tile to a scalar
-    Kernel k;
-    k.name = std::string(broadcast ? "broadcast#" : "reduction#") + std::to_string(id) + " " + ir::elemName(e) +
-             " [" + std::to_string(R) + "x" + std::to_string(C) + "] over " + std::to_string(rows) + "x" +
-             std::to_string(cols) + " " + op + " axis " + std::to_string(axis);
-    std::string s = "import triton\nimport triton.language as tl\n@triton.jit\n"
-                    "def k(x, v, y, nr, nc, R: tl.constexpr, C: tl.constexpr):\n"
-                    "    r = tl.program_id(0) * R + tl.arange(0, R)[:, None]\n"
-                    "    c = tl.arange(0, C)[None, :]\n"
-                    "    m = (r < nr) & (c < nc)\n"
-                    "    t = tl.load(x + r * nc + c, mask=m, other=0)\n";
-    if (broadcast) {
-        s += "    w = tl.load(v + c, mask=c < nc, other=0)\n    t = tl.where(m, t * 2 + w, 0)\n"
-             "    tl.store(x + r * nc + c, t, mask=m)\n";
-    }
-    if (axis == 2) {
-        s += "    s = " + op + "(t)\n    tl.store(y + tl.program_id(0), s.to(" + dtypeName(e) + "))\n";
-    } else if (axis == 1) {
-        s += "    s = " + op + "(t, axis=1)\n    rr = tl.program_id(0) * R + tl.arange(0, R)\n"
-             "    tl.store(y + rr, s.to(" + dtypeName(e) + "), mask=rr < nr)\n";
-    } else {
-        s += "    s = " + op + "(t, axis=0)\n    cc = tl.arange(0, C)\n"
-             "    tl.store(y + tl.program_id(0) * C + cc, s.to(" + dtypeName(e) + "), mask=cc < nc)\n";
-    }
-    k.source = s;
-    k.cx["R"] = ConstexprValue::ofInt(R);
-    k.cx["C"] = ConstexprValue::ofInt(C);
-    k.numWarps = 1 << (rng() % 4);
-    const int64_t progs = (rows + R - 1) / R;
-    k.grid = {progs, 1, 1};
-    const int64_t sizes[] = {rows * cols, cols, axis == 1 ? progs * R : progs * C};
-    for (int64_t sz : sizes) {
-        Buf b;
-        b.elem = e;
-        b.n = sz;
-        b.fill(rng, e == Elem::I32);
-        k.bufs.push_back(std::move(b));
-    }
-    k.ints = {rows, cols};
-    tolerances(k, e, true);
-    return k;
-}
-
-Kernel vectorAdd(int64_t n)
-{
-    Kernel k;
-    std::ifstream in(std::filesystem::path(std::getenv("TKM_TEST_DATA")) / "triton/tutorials/01_vector_add.py");
-    k.source.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    k.name = "tutorial 01 vector add n=" + std::to_string(n);
-    k.entry = "vec_add_kernel";
-    k.cx["BLOCK_SIZE"] = ConstexprValue::ofInt(1024);
-    k.grid = {(n + 1023) / 1024, 1, 1};
-    std::mt19937 rng(7);
-    for (int b = 0; b < 3; ++b) {
-        Buf buf;
-        buf.n = n;
-        buf.fill(rng, false);
-        k.bufs.push_back(std::move(buf));
-    }
-    k.ints = {n};
-    return k;
-}
-
-Kernel softmax(int64_t rows, int64_t cols)
-{
-    Kernel k;
-    std::ifstream in(std::filesystem::path(std::getenv("TKM_TEST_DATA")) / "triton/tutorials/02_fused_softmax.py");
-    k.source.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    k.name = "tutorial 02 softmax " + std::to_string(rows) + "x" + std::to_string(cols);
-    k.entry = "softmax_one_row";
-    k.cx["BLOCK_SIZE"] = ConstexprValue::ofInt(1024);
-    k.numWarps = 8;
-    k.grid = {rows, 1, 1};
-    std::mt19937 rng(8);
-    for (int b = 0; b < 2; ++b) {
-        Buf buf;
-        buf.n = rows * cols;
-        buf.fill(rng, false);
-        k.bufs.push_back(std::move(buf));
-    }
-    k.ints = {cols, cols, cols};
-    k.rtol = 1e-4;
-    k.atol = 1e-6;
-    return k;
-}
-
-Kernel matmul(int64_t M, int64_t N, int64_t K, const char* activation)
-{
-    Kernel k;
-    std::ifstream in(std::filesystem::path(std::getenv("TKM_TEST_DATA")) / "triton/tutorials/03_matmul.py");
-    k.source.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    k.name = std::string("tutorial 03 matmul fp16 ") + activation;
-    k.entry = "matmul_kernel";
-    k.cx = {{"BLOCK_SIZE_M", ConstexprValue::ofInt(64)}, {"BLOCK_SIZE_N", ConstexprValue::ofInt(64)},
-            {"BLOCK_SIZE_K", ConstexprValue::ofInt(32)}, {"GROUP_SIZE_M", ConstexprValue::ofInt(8)},
-            {"ACTIVATION", ConstexprValue::ofStr(activation)}};
-    k.grid = {((M + 63) / 64) * ((N + 63) / 64), 1, 1};
-    std::mt19937 rng(9);
-    for (int64_t n : {M * K, K * N, M * N}) {
-        Buf buf;
-        buf.elem = Elem::F16;
-        buf.n = n;
-        buf.fill(rng, false);
-        k.bufs.push_back(std::move(buf));
-    }
-    k.ints = {M, N, K, K, 1, N, 1, N, 1};
-    k.rtol = 3e-3;
-    k.atol = 2e-3;
-    return k;
-}
-
-/// A fixed kernel over f32 buffers of the given sizes and i32 scalars.
-Kernel fixed(const std::string& name, const std::string& body, std::vector<int64_t> sizes, std::vector<int64_t> ints,
-             std::map<std::string, ConstexprValue> cx, int numWarps, double rtol)
-{
-    Kernel k;
-    k.name = name;
-    k.source = "import triton\nimport triton.language as tl\n@triton.jit\n" + body;
-    k.cx = std::move(cx);
-    k.numWarps = numWarps;
-    std::mt19937 rng(static_cast<unsigned>(sizes.size() * 31 + ints.size()));
-    for (int64_t n : sizes) {
-        Buf b;
-        b.n = n;
-        b.fill(rng, false);
-        k.bufs.push_back(std::move(b));
-    }
-    k.ints = std::move(ints);
-    k.rtol = rtol;
-    k.atol = 1e-4;
-    return k;
-}
-
-/// Shape ops (trans, reshape, cumsum, join, where) and tl.dot in both precisions.
-void fixedKernels(std::vector<Kernel>& ks)
-{
-    const char* shapes = R"(def k(x, y, n, R: tl.constexpr, C: tl.constexpr):
-    r = tl.arange(0, R)[:, None]
-    c = tl.arange(0, C)[None, :]
-    t = tl.load(x + r * C + c)
-    tl.store(y + tl.arange(0, C)[:, None] * R + tl.arange(0, R)[None, :], tl.trans(t))
-    u = tl.reshape(t, (R * C,))
-    tl.store(y + R * C + tl.arange(0, R * C), tl.cumsum(u, axis=0))
-    j = tl.join(u, u * 2)
-    tl.store(y + 2 * R * C + tl.arange(0, R * C)[:, None] * 2 + tl.arange(0, 2)[None, :], j)
-    v = tl.where(t > 0, t, -t)
-    tl.store(y + r * C + c, v, mask=r < n)
-)";
-    for (int nw : {1, 4}) {
-        ks.push_back(fixed("shapes nw=" + std::to_string(nw), shapes, {16 * 32, 4 * 16 * 32}, {11},
-                           {{"R", ConstexprValue::ofInt(16)}, {"C", ConstexprValue::ofInt(32)}}, nw, 1e-4));
-    }
-    const char* dot = R"(def k(a, b, c, d, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
-    m = tl.arange(0, M)[:, None]
-    nn = tl.arange(0, N)[None, :]
-    kk = tl.arange(0, K)
-    x = tl.load(a + m * K + kk[None, :])
-    w = tl.load(b + kk[:, None] * N + nn)
-    tl.store(c + m * N + nn, tl.dot(x, w))
-    tl.store(d + m * N + nn, tl.dot(x, w, input_precision="ieee"))
-)";
-    ks.push_back(fixed("dot 32x64x128", dot, {32 * 128, 128 * 64, 32 * 64, 32 * 64}, {},
-                       {{"M", ConstexprValue::ofInt(32)}, {"N", ConstexprValue::ofInt(64)},
-                        {"K", ConstexprValue::ofInt(128)}}, 4, 1e-4));
+    return k.order.empty() ? std::string(k.bufs.size(), 'p') + std::string(k.ints.size(), 'i') : k.order;
 }
 
 /// Parse, check, lower and NVRTC-compile (thread-safe: no GPU involved).
@@ -393,12 +49,13 @@ void prepare(Kernel& k)
 {
     tkm::triton::CheckInput in;
     in.entry = k.entry;
-    for (const Buf& b : k.bufs) {
-        in.runtimeParamTypes.push_back(ir::Type{Elem::Ptr, {}, b.elem});
+    size_t nb = 0;
+    for (char c : order(k)) {
+        in.runtimeParamTypes.push_back(c == 'p'   ? ir::Type{Elem::Ptr, {}, k.bufs[nb++].elem}
+                                       : c == 'i' ? ir::Type{Elem::I32, {}, Elem::F32}
+                                                  : ir::Type{Elem::F32, {}, Elem::F32});
     }
-    for (size_t i = 0; i < k.ints.size(); ++i) {
-        in.runtimeParamTypes.push_back(ir::Type{Elem::I32, {}, Elem::F32});
-    }
+    in.specialisation = k.spec;
     in.constexprs = k.cx;
     in.numWarps = k.numWarps;
     auto c = tkm::triton::test::compile(k.source, in);
@@ -409,6 +66,7 @@ void prepare(Kernel& k)
     k.fn = std::move(*c.checked.function);
     tkm::triton::lower::LowerOptions o;
     o.kernelName = "tkm_kernel";
+    o.fastPaths = !k.floor;
     const auto l = tkm::triton::lower::lower(*k.fn, o);
     tkm::compile::CompileRequest req;
     req.source = l.source;
@@ -440,10 +98,16 @@ std::string runAndCompare(Kernel& k)
     for (size_t b = 0; b < k.bufs.size(); ++b) {
         api.cuMemAlloc(&dev[b], std::max<size_t>(16, k.bufs[b].bytes.size()));
         api.cuMemcpyHtoD(dev[b], k.bufs[b].bytes.data(), k.bufs[b].bytes.size());
-        args.addPointer(dev[b]);
     }
-    for (int64_t v : k.ints) {
-        args.add(static_cast<int32_t>(v));
+    size_t nb = 0, ni = 0, nf = 0;
+    for (char c : order(k)) {
+        if (c == 'p') {
+            args.addPointer(dev[nb++]);
+        } else if (c == 'i') {
+            args.add(static_cast<int32_t>(k.ints[ni++]));
+        } else {
+            args.add(static_cast<float>(k.floats[nf++]));
+        }
     }
     tkm::cuda::LaunchConfig cfg;
     cfg.grid = {static_cast<unsigned>(k.grid[0]), static_cast<unsigned>(k.grid[1]), static_cast<unsigned>(k.grid[2])};
@@ -469,10 +133,16 @@ std::string runAndCompare(Kernel& k)
     std::vector<interp::ArgValue> av;
     for (size_t b = 0; b < host.size(); ++b) {
         hb.push_back({"b" + std::to_string(b), host[b].elem, host[b].bytes.data(), host[b].n});
-        av.push_back({static_cast<int>(b), 0, 0});
     }
-    for (int64_t v : k.ints) {
-        av.push_back({-1, v, 0});
+    nb = ni = nf = 0;
+    for (char c : order(k)) {
+        if (c == 'p') {
+            av.push_back({static_cast<int>(nb++), 0, 0});
+        } else if (c == 'i') {
+            av.push_back({-1, k.ints[ni++], 0});
+        } else {
+            av.push_back({-1, 0, static_cast<double>(static_cast<float>(k.floats[nf++]))});
+        }
     }
     interp::RunOptions ro;
     ro.grid = k.grid;
@@ -513,6 +183,32 @@ TEST(TritonGpu, LoweredKernelsMatchTheInterpreter)
     }
     for (int i = 0; i < 40; ++i) {
         ks.push_back(reduction(rng, i, true));
+    }
+    for (int i = 0; i < 40; ++i) {
+        ks.push_back(softmax2d(rng, i));
+    }
+    courseKernels(ks);
+    // the correctness floor too, on a sample: fast paths and floor must both agree with the interpreter
+    const size_t generated = ks.size();
+    for (size_t i = 0; i < generated; i += 9) {
+        const Kernel& g = ks[i];
+        Kernel f;
+        f.name = g.name;
+        f.source = g.source;
+        f.entry = g.entry;
+        f.cx = g.cx;
+        f.numWarps = g.numWarps;
+        f.grid = g.grid;
+        f.bufs = g.bufs;
+        f.ints = g.ints;
+        f.floats = g.floats;
+        f.order = g.order;
+        f.spec = g.spec;
+        f.rtol = g.rtol;
+        f.atol = g.atol;
+        f.floor = true;
+        f.name += " [floor]";
+        ks.push_back(std::move(f));
     }
     const unsigned workers = std::max(2u, std::thread::hardware_concurrency());
     std::vector<std::future<void>> futs;

@@ -1,7 +1,9 @@
 // The CUDA lowering (engine/triton/lower/) without a GPU: Triton's tutorial kernels, every course Triton
 // solution and bug variant the checker accepts, and small kernels covering each op family are lowered and
-// compiled by the engine's NVRTC for sm_90 with 0 errors; the #line source map, the vector-access fast path and
-// the internal-error path (an op the code generator refuses names the Triton line) are asserted.
+// compiled by the engine's NVRTC for sm_90 with 0 errors; the #line source map, the fast paths (16-byte
+// accesses tested once per chunk, shuffle reductions, row slices broadcast in place, Triton's fp32 division and
+// exp) against the floor, the axis analysis and the internal-error path (an op the code generator refuses names
+// the Triton line) are asserted.
 
 #include "tests/triton/triton_test_util.h"
 
@@ -10,6 +12,7 @@
 #include "engine/problem/spec.h"
 #include "engine/runner/triton_binding.h"
 #include "engine/triton/lower/lower.h"
+#include "engine/triton/lower/lower_impl.h"
 
 #include <gtest/gtest.h>
 
@@ -354,6 +357,128 @@ def k(a, b, c, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
         SCOPED_TRACE(c.name);
         checkLowerCompile(c.source, input("k", c.types, c.cx), c.name);
     }
+}
+
+// ---- the fast paths: what the generated code must contain (and the floor must not) ----
+
+/// Lowers `source`'s entry with the fast paths on or off and compiles it; the generated source.
+std::string lowered(const std::string& source, const CheckInput& in, bool fast)
+{
+    const auto c = tkm::triton::test::compile(source, in);
+    EXPECT_TRUE(c.checked.function.has_value()) << tkm::triton::test::diagnosticsText(c);
+    if (!c.checked.function) {
+        return {};
+    }
+    lower::LowerOptions o;
+    o.kernelName = "tkm_kernel";
+    o.fastPaths = fast;
+    const lower::Lowered l = lower::lower(*c.checked.function, o);
+    EXPECT_TRUE(l.diagnostics.empty());
+    const auto r = nvrtc(l, o.kernelName);
+    EXPECT_TRUE(r.ok) << r.firstError();
+    return l.source;
+}
+
+const char* kRowSoftmax = R"(import triton
+import triton.language as tl
+@triton.jit
+def k(x, y, nr, nc, R: tl.constexpr, C: tl.constexpr):
+    r = tl.program_id(0) * R + tl.arange(0, R)[:, None]
+    c = tl.arange(0, C)[None, :]
+    m = (r < nr) & (c < nc)
+    t = tl.load(x + r * nc + c, mask=m, other=-float("inf"))
+    z = t - tl.max(t, axis=1)[:, None]
+    e = tl.exp(z)
+    tl.store(y + r * nc + c, e / tl.sum(e, axis=1)[:, None], mask=m)
+)";
+
+TEST(LowerFastPaths, VectorAddTestsOneMaskSlotPerChunkAndNoContiguity)
+{
+    const std::string src = readFile(repoPath("content/02-vector-add/exercises/vector-add/solution.py"));
+    const auto in = input("vector_add", {ptr(Elem::F32), ptr(Elem::F32), ptr(Elem::F32), scalar(Elem::I32)},
+                          {{"BLOCK_SIZE", I(1024)}});
+    const std::string fast = lowered(src, in, true);
+    EXPECT_NE(fast.find("tkm::vload<4>("), std::string::npos) << "16-byte loads";
+    EXPECT_NE(fast.find("tkm::vstore<4>("), std::string::npos) << "16-byte stores";
+    // offsets = pid * B + arange are contiguous: no per-element pointer comparison; `offsets < n` is decided
+    // by the chunk's last lane
+    EXPECT_EQ(fast.find("[j + q] == "), std::string::npos);
+    EXPECT_NE(fast.find("fast = fast && v"), std::string::npos);
+    EXPECT_NE(fast.find("[j + 3];"), std::string::npos);
+    EXPECT_EQ(fast.find("[j + 0];"), std::string::npos);
+    EXPECT_NE(fast.find("tkm::flat_exact<4, 128>("), std::string::npos) << "no wrap-around in the index math";
+    const std::string floor = lowered(src, in, false);
+    EXPECT_NE(floor.find("[j + q] == "), std::string::npos) << "the floor tests every element";
+}
+
+TEST(LowerFastPaths, SoftmaxReducesByShuffleAndDividesAsTriton)
+{
+    const std::string src = readFile(repoPath("content/04-fused-softmax/exercises/fused-softmax/solution.py"));
+    const auto in = input("softmax_kernel", {ptr(Elem::F32), ptr(Elem::F32), scalar(Elem::I32), scalar(Elem::I32),
+                                             scalar(Elem::I32), scalar(Elem::I32)},
+                          {{"BLOCK_SIZE", I(4096)}}, 8);
+    const std::string fast = lowered(src, in, true);
+    EXPECT_NE(fast.find("__shfl_xor_sync(0xffffffffu, acc, off)"), std::string::npos) << "row max / sum butterfly";
+    EXPECT_NE(fast.find("tkm::div_full("), std::string::npos) << "fp32 / as div.full.f32";
+    EXPECT_NE(fast.find("div.full.f32 %0, %1, %2;"), std::string::npos);
+    EXPECT_NE(fast.find("ex2.approx.f32"), std::string::npos) << "tl.exp as ex2.approx of x·log2e";
+    const std::string floor = lowered(src, in, false);
+    EXPECT_EQ(floor.find("tkm::div_full("), std::string::npos) << "the floor divides with IEEE rounding";
+}
+
+TEST(LowerFastPaths, RowReductionStaysInTheRowsThreadsAndItsBroadcastMovesNoData)
+{
+    for (int nw : {1, 8}) {
+        for (const auto& [R, C] : std::vector<std::pair<int, int>>{{4, 256}, {16, 64}, {2, 2048}, {64, 16}}) {
+            SCOPED_TRACE("R " + std::to_string(R) + " C " + std::to_string(C) + " num_warps " + std::to_string(nw));
+            const auto in = input("k", {ptr(Elem::F32), ptr(Elem::F32), scalar(Elem::I32), scalar(Elem::I32)},
+                                  {{"R", I(R)}, {"C", I(C)}}, nw);
+            const std::string fast = lowered(kRowSoftmax, in, true);
+            EXPECT_NE(fast.find("float rowpart"), std::string::npos) << "per-thread row partials";
+            EXPECT_NE(fast.find("= tkm::cast<float>(rowpart"), std::string::npos) << "x[:, None] read in place";
+            EXPECT_EQ(fast.find("const int base = "), std::string::npos) << "no generic reducer";
+            if (C / 4 > 1) {
+                EXPECT_NE(fast.find("__shfl_xor_sync(0xffffffffu, rowpart"), std::string::npos);
+            }
+        }
+    }
+    const auto in = input("k", {ptr(Elem::F32), ptr(Elem::F32), scalar(Elem::I32), scalar(Elem::I32)},
+                          {{"R", I(4)}, {"C", I(256)}}, 4);
+    EXPECT_NE(lowered(kRowSoftmax, in, false).find("const int base = "), std::string::npos) << "the floor";
+}
+
+TEST(LowerFastPaths, AxisAnalysisSeesContiguousOffsetsAndUniformBounds)
+{
+    const std::string src = readFile(repoPath("content/02-vector-add/exercises/vector-add/solution.py"));
+    const auto c = tkm::triton::test::compile(
+        src, input("vector_add", {ptr(Elem::F32), ptr(Elem::F32), ptr(Elem::F32), scalar(Elem::I32)},
+                   {{"BLOCK_SIZE", I(1024)}}));
+    ASSERT_TRUE(c.checked.function.has_value());
+    const ir::Function& f = *c.checked.function;
+    const auto axes = lower::analyseAxes(f);
+    bool sawOffsets = false, sawPointers = false;
+    for (const ir::Op& o : f.body.ops) {
+        if (o.results.empty()) {
+            continue;
+        }
+        const lower::AxisInfo& a = axes[static_cast<size_t>(o.results[0])];
+        if (o.kind == ir::OpKind::Arange) {
+            EXPECT_EQ(a.contig, 1024);
+            EXPECT_EQ(a.constancy, 1);
+        } else if (o.kind == ir::OpKind::Add && f.typeOf(o.results[0]).elem == Elem::I32 &&
+                   f.typeOf(o.results[0]).shape == std::vector<int64_t>{1024}) {
+            sawOffsets = true;
+            EXPECT_EQ(a.contig, 1024) << "pid * BLOCK_SIZE + arange";
+            EXPECT_EQ(a.divis, 1024);
+        } else if (o.kind == ir::OpKind::AddPtr) {
+            sawPointers = true;
+            EXPECT_EQ(a.contig, 1024);
+        } else if (o.kind == ir::OpKind::Splat) {
+            EXPECT_EQ(a.constancy, 1024);
+        }
+    }
+    EXPECT_TRUE(sawOffsets);
+    EXPECT_TRUE(sawPointers);
 }
 
 // ---- internal errors name the Triton line ----

@@ -32,9 +32,29 @@ std::string cElemType(Elem e)
     return "int";
 }
 
+namespace {
+
+void defineAll(const ir::Region& r, std::vector<const ir::Op*>& def)
+{
+    for (const ir::Op& o : r.ops) {
+        for (ir::ValueId v : o.results) {
+            def[static_cast<size_t>(v)] = &o;
+        }
+        for (const auto& sub : o.regions) {
+            defineAll(*sub, def);
+        }
+    }
+}
+
+} // namespace
+
 Emitter::Emitter(const ir::Function& f, const LowerOptions& options) : fn(f), opts(options)
 {
     nt = 32 * std::max(1, f.numWarps);
+    fast = options.fastPaths;
+    axes = analyseAxes(f);
+    def.assign(f.values.size(), nullptr);
+    defineAll(f.body, def);
 }
 
 Layout Emitter::layoutOf(const ir::Type& t) const
@@ -116,6 +136,11 @@ void Emitter::declare(ir::ValueId v)
 std::string Emitter::flatExpr(const ir::Type& t, const std::string& slot) const
 {
     const Layout l = layoutOf(t);
+    if (fast && l.k * nt == l.n) {
+        // not replicated: every slot owns a distinct element, no wrap-around, so the index math stays
+        // plain affine and the compiler sees each chunk's contiguity
+        return "tkm::flat_exact<" + std::to_string(l.spt) + ", " + std::to_string(nt) + ">(" + slot + ")";
+    }
     return "tkm::flat<" + std::to_string(l.n) + ", " + std::to_string(l.spt) + ", " + std::to_string(nt) + ">(" +
            slot + ")";
 }
@@ -123,6 +148,9 @@ std::string Emitter::flatExpr(const ir::Type& t, const std::string& slot) const
 std::string Emitter::ownerExpr(const ir::Type& t, const std::string& slot) const
 {
     const Layout l = layoutOf(t);
+    if (fast && l.k * nt == l.n) {
+        return "true"; // not replicated: every slot owns its element
+    }
     return "tkm::owner<" + std::to_string(l.n) + ", " + std::to_string(l.spt) + ", " + std::to_string(nt) + ">(" +
            slot + ")";
 }

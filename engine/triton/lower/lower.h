@@ -31,6 +31,9 @@ struct LowerOptions
     std::vector<AbiParam> abi;    ///< the kernel's parameters in order (empty: one per Function::params)
     std::vector<int> paramToAbi;  ///< for each Function::params[i]: the abi index it reads (empty: identity)
     std::string fileName = "kernel.py"; ///< the name #line directives give
+    /// false: only the correctness floor (every access tested per element at run time, IEEE division, no
+    /// pattern-matched reductions) — for differential tests of the fast paths and for measuring what they buy
+    bool fastPaths = true;
 };
 
 /// The CUDA lines that came from one Triton line.

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,29 @@ struct Layout
     int64_t n = 1;   ///< numel
     int spt = 1;     ///< contiguous elements per thread
     int64_t k = 1;   ///< register slots per thread
+};
+
+/// What the axis analysis (lower_axis.cpp) knows of a value along its last dimension (scalars: extent 1).
+struct AxisInfo
+{
+    int64_t contig = 1;    ///< runs of consecutive integers (or pointers one element apart) this long
+    int64_t divis = 1;     ///< a power of two dividing the first element of each run (integers only)
+    int64_t constancy = 1; ///< runs of equal values this long
+    bool isConst = false;  ///< a compile-time integer constant (scalar or splat)
+    int64_t value = 0;     ///< that constant
+};
+
+/// The axis facts of every value of f (indexed by ValueId), as Triton's AxisInfo pass finds them.
+std::vector<AxisInfo> analyseAxes(const ir::Function& f);
+
+/// A row reduction's per-thread partials (lower_reduce.cpp): slot i of a tile of `shape` in the same layout
+/// belongs to the row whose value is parts[i / slotsPerPart].
+struct RowSlice
+{
+    std::string parts;         ///< the partials array's name
+    int64_t slotsPerPart = 1;  ///< consecutive slots of one row in a thread
+    std::vector<int64_t> shape; ///< the reduced operand's shape
+    ir::Elem elem = ir::Elem::F32; ///< the reduction result's element type
 };
 
 /// Emits one kernel's body: text, #line bookkeeping, names and layouts.
@@ -44,6 +68,10 @@ public:
     std::string notes;                    ///< layout notes
     int tmp = 0;                          ///< counter for fresh names
     bool named = false;                   ///< a #line with the file name was emitted
+    bool fast = true;                     ///< fast paths on (LowerOptions::fastPaths)
+    std::vector<AxisInfo> axes;           ///< analyseAxes(fn)
+    std::vector<const ir::Op*> def;       ///< the op defining each value (nullptr: parameter, region argument)
+    std::map<ir::ValueId, RowSlice> rowSlices; ///< row reductions (and their [:, None]) held per thread
 
     Layout layoutOf(const ir::Type& t) const;
     const ir::Type& type(ir::ValueId v) const { return fn.typeOf(v); }
@@ -69,6 +97,11 @@ public:
     /// Declares `int c0 = …, c1 = …` for the coordinates of flat index `e` in shape `shape`.
     void coords(const std::vector<int64_t>& shape, const std::string& e, const std::string& prefix = "c");
 
+    /// dst = src[:, None]-like (shape + [1]): dst keeps src's row slice, if any.
+    void forwardRowSlice(ir::ValueId dst, ir::ValueId src);
+    /// Broadcasts a row slice back over its rows without moving data; false when src holds none for dst.
+    bool broadcastRowSlice(ir::ValueId dst, ir::ValueId src);
+
     void region(const ir::Region& r);
     void op(const ir::Op& op);
 };
@@ -78,6 +111,8 @@ bool emitElementwise(Emitter& em, const ir::Op& op);
 bool emitMemory(Emitter& em, const ir::Op& op);
 bool emitShape(Emitter& em, const ir::Op& op);
 bool emitReduce(Emitter& em, const ir::Op& op);
+/// The floor: any reduction or scan, each output element combined in index order through shared memory.
+void emitGenericReduce(Emitter& em, const ir::Op& op);
 bool emitDot(Emitter& em, const ir::Op& op);
 bool emitControl(Emitter& em, const ir::Op& op);
 

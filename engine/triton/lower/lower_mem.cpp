@@ -4,6 +4,8 @@
 
 #include "engine/triton/lower/lower_impl.h"
 
+#include <algorithm>
+
 namespace tkm::triton::lower {
 
 using ir::Elem;
@@ -20,18 +22,60 @@ int vectorBytes(const Layout& l, Elem pointee)
     return l.spt >= 2 && (bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16) ? bytes : 0;
 }
 
-/// Emits `fast = chunk j.. of pointer tile p is contiguous, aligned and (mask) all true`.
-void chunkTest(Emitter& em, const ir::Op& o, ir::ValueId ptr, ir::ValueId mask, const Layout& l, int bytes)
+/// The mask slots (offsets from j) whose truth implies the whole chunk's, from the axis analysis: one slot
+/// for a mask constant over the chunk, the last slot for `contiguous < uniform` (its largest offset decides),
+/// the union for `a & b`; every slot otherwise.
+std::vector<int> maskSlots(Emitter& em, ir::ValueId mask, int spt, int depth = 0)
+{
+    std::vector<int> all;
+    for (int q = 0; q < spt; ++q) {
+        all.push_back(q);
+    }
+    if (!em.fast || depth > 4) {
+        return all;
+    }
+    const AxisInfo& m = em.axes[static_cast<size_t>(mask)];
+    if (m.constancy >= spt) {
+        return {0};
+    }
+    const ir::Op* d = em.def[static_cast<size_t>(mask)];
+    if (d == nullptr || d->operands.size() != 2) {
+        return all;
+    }
+    const AxisInfo& a = em.axes[static_cast<size_t>(d->operands[0])];
+    const AxisInfo& b = em.axes[static_cast<size_t>(d->operands[1])];
+    const bool rising = (d->kind == OpKind::Lt || d->kind == OpKind::Le) && a.contig >= spt && b.constancy >= spt;
+    const bool falling = (d->kind == OpKind::Gt || d->kind == OpKind::Ge) && b.contig >= spt && a.constancy >= spt;
+    if ((rising || falling) && ir::isInt(em.type(d->operands[0]).elem)) {
+        return {spt - 1};
+    }
+    if (d->kind == OpKind::And && em.type(mask).elem == Elem::I1) {
+        std::vector<int> x = maskSlots(em, d->operands[0], spt, depth + 1);
+        for (int q : maskSlots(em, d->operands[1], spt, depth + 1)) {
+            if (std::find(x.begin(), x.end(), q) == x.end()) {
+                x.push_back(q);
+            }
+        }
+        return x;
+    }
+    return all;
+}
+
+/// Emits `fast = chunk j.. of pointer tile p is contiguous, aligned and (mask) all true`; tests the axis
+/// analysis proves are dropped.
+void chunkTest(Emitter& em, ir::ValueId ptr, ir::ValueId mask, const Layout& l, int bytes)
 {
     const std::string p = em.name(ptr);
     em.line("bool fast = ((size_t)" + p + "[j] % " + str(bytes) + ") == 0;");
-    em.line("#pragma unroll");
-    em.line("for (int q = 1; q < " + str(l.spt) + "; ++q) fast = fast && " + p + "[j + q] == " + p + "[j] + q;");
-    if (mask != ir::kNoValue) {
+    if (!em.fast || em.axes[static_cast<size_t>(ptr)].contig < l.spt) {
         em.line("#pragma unroll");
-        em.line("for (int q = 0; q < " + str(l.spt) + "; ++q) fast = fast && " + em.name(mask) + "[j + q];");
+        em.line("for (int q = 1; q < " + str(l.spt) + "; ++q) fast = fast && " + p + "[j + q] == " + p + "[j] + q;");
     }
-    (void)o;
+    if (mask != ir::kNoValue) {
+        for (int q : maskSlots(em, mask, l.spt)) {
+            em.line("fast = fast && " + em.name(mask) + "[j + " + str(q) + "];");
+        }
+    }
 }
 
 void emitLoad(Emitter& em, const ir::Op& o)
@@ -70,7 +114,7 @@ void emitLoad(Emitter& em, const ir::Op& o)
     em.line("#pragma unroll");
     em.line("for (int j = 0; j < " + str(l.k) + "; j += " + str(l.spt) + ") {");
     ++em.indent;
-    chunkTest(em, o, ptr, mask, l, bytes);
+    chunkTest(em, ptr, mask, l, bytes);
     em.line("if (fast) {");
     ++em.indent;
     em.line("tkm::vload<" + str(l.spt) + ">(&" + em.name(r) + "[j], " + em.name(ptr) + "[j]);");
@@ -121,7 +165,7 @@ void emitStore(Emitter& em, const ir::Op& o)
     em.line("#pragma unroll");
     em.line("for (int j = 0; j < " + str(l.k) + "; j += " + str(l.spt) + ") {");
     ++em.indent;
-    chunkTest(em, o, ptr, mask, l, bytes);
+    chunkTest(em, ptr, mask, l, bytes);
     em.line("if (fast) {");
     ++em.indent;
     em.line("tkm::vstore<" + str(l.spt) + ">(" + em.name(ptr) + "[j], &" + em.name(val) + "[j]);");

@@ -76,7 +76,8 @@ std::string expression(Emitter& em, const ir::Op& o, const std::vector<std::stri
     case OpKind::Add: return "(" + A + " + " + B + ")";
     case OpKind::Sub: return "(" + A + " - " + B + ")";
     case OpKind::Mul: return "(" + A + " * " + B + ")";
-    case OpKind::Div: return fl ? "tkm::div_(" + A + ", " + B + ")" : "(" + A + " / " + B + ")";
+    case OpKind::Div:
+        return fl ? std::string(em.fast ? "tkm::div_full(" : "tkm::div_(") + A + ", " + B + ")" : "(" + A + " / " + B + ")";
     case OpKind::Rem: return fl ? mathFn("fmod", opElem) + "(" + A + ", " + B + ")" : "(" + A + " % " + B + ")";
     case OpKind::FloorDiv: return fl ? mathFn("floor", opElem) + "(" + A + " / " + B + ")" : "tkm::floordiv_(" + A + ", " + B + ")";
     case OpKind::Neg: return "(-" + A + ")";

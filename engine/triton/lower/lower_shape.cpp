@@ -68,7 +68,9 @@ void stage(Emitter& em, ir::ValueId src, const std::string& buf, int64_t chunk)
     em.line("__syncthreads();");
 }
 
-void emitReduceOp(Emitter& em, const ir::Op& o)
+} // namespace
+
+void emitGenericReduce(Emitter& em, const ir::Op& o)
 {
     const ir::ValueId a = o.operands[0];
     const ir::ValueId r = o.results[0];
@@ -176,6 +178,8 @@ void emitReduceOp(Emitter& em, const ir::Op& o)
     em.line("}");
 }
 
+namespace {
+
 void emitDotOp(Emitter& em, const ir::Op& o)
 {
     const ir::ValueId a = o.operands[0];
@@ -259,6 +263,7 @@ bool emitShape(Emitter& em, const ir::Op& o)
     case OpKind::ExpandDims:
     case OpKind::Reshape:
         em.declare(o.results[0]);
+        em.forwardRowSlice(o.results[0], o.operands[0]);
         if (em.type(o.operands[0]).isScalar()) {
             em.openLoop(em.type(o.results[0]), false);
             em.line(em.ref(o.results[0]) + " = " + em.name(o.operands[0]) + ";");
@@ -274,6 +279,8 @@ bool emitShape(Emitter& em, const ir::Op& o)
         em.declare(o.results[0]);
         if (st.numel() == em.type(o.results[0]).numel()) {
             em.copyValue(o.results[0], o.operands[0]);
+        } else if (em.broadcastRowSlice(o.results[0], o.operands[0])) {
+            // the row values are already in the threads that own each row's elements: no data moves
         } else if (st.isScalar()) {
             em.openLoop(em.type(o.results[0]), false);
             em.line(em.ref(o.results[0]) + " = " + em.name(o.operands[0]) + ";");
@@ -320,84 +327,6 @@ bool emitShape(Emitter& em, const ir::Op& o)
     default:
         return false;
     }
-}
-
-namespace {
-
-/// Full reduction of a tile to a scalar (sum/max/min): in thread over owned slots, __shfl_xor_sync butterfly
-/// within each warp, then the warps' partials through shared memory; every thread ends with the result.
-bool emitScalarReduce(Emitter& em, const ir::Op& o)
-{
-    const ir::ValueId a = o.operands[0];
-    const ir::ValueId r = o.results[0];
-    const ir::Type& at = em.type(a);
-    const ir::Type& rt = em.type(r);
-    const std::string& kind = o.text;
-    if (!rt.isScalar() || (kind != "sum" && kind != "max" && kind != "min")) {
-        return false;
-    }
-    const Elem accElem = kind == "sum" ? rt.elem : at.elem;
-    const std::string act = computeType(accElem);
-    if (act != "float" && act != "double" && act != "int" && act != "long long" && act != "unsigned" &&
-        act != "unsigned long long") {
-        return false;
-    }
-    em.cType(at);
-    std::string comb = "(x + y)";
-    std::string id = "(" + act + ")0";
-    if (kind == "max") {
-        comb = "tkm::max_<false>(x, y)";
-        id = "tkm::lowest<" + act + ">()";
-    } else if (kind == "min") {
-        comb = "tkm::min_<false>(x, y)";
-        id = "tkm::highest<" + act + ">()";
-    }
-    const int warps = em.nt / 32;
-    em.needSmem(static_cast<int64_t>(warps) * 8);
-    em.declare(r);
-    em.line("{");
-    ++em.indent;
-    em.line("auto comb = [](" + act + " x, " + act + " y) { return " + comb + "; };");
-    em.line(act + " acc = " + id + ";");
-    em.openLoop(at, false);
-    em.line("if (" + em.ownerExpr(at, "i") + ") acc = comb(acc, (" + act + ")tkm::up(" + em.ref(a) + "));");
-    em.closeLoop();
-    em.line("#pragma unroll");
-    em.line("for (int off = 16; off > 0; off >>= 1) acc = comb(acc, __shfl_xor_sync(0xffffffffu, acc, off));");
-    if (warps > 1) {
-        em.line(act + "* red = reinterpret_cast<" + act + "*>(tkm_smem);");
-        em.line("__syncthreads();");
-        em.line("if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = acc;");
-        em.line("__syncthreads();");
-        em.line("acc = red[0];");
-        em.line("#pragma unroll");
-        em.line("for (int w = 1; w < " + str(warps) + "; ++w) acc = comb(acc, red[w]);");
-        em.line("__syncthreads();");
-    }
-    em.line(em.name(r) + " = tkm::cast<" + cElemType(rt.elem) + ">(acc);");
-    --em.indent;
-    em.line("}");
-    return true;
-}
-
-} // namespace
-
-bool emitReduce(Emitter& em, const ir::Op& o)
-{
-    if (o.kind != OpKind::Reduce && o.kind != OpKind::Scan) {
-        return false;
-    }
-    if (em.type(o.operands[0]).isScalar()) {
-        em.declare(o.results[0]);
-        em.line(em.name(o.results[0]) + " = tkm::cast<" + cElemType(em.type(o.results[0]).elem) + ">(" +
-                (o.text == "argmax" || o.text == "argmin" ? std::string("0") : em.name(o.operands[0])) + ");");
-        return true;
-    }
-    if (o.kind == OpKind::Reduce && emitScalarReduce(em, o)) {
-        return true;
-    }
-    emitReduceOp(em, o);
-    return true;
 }
 
 bool emitDot(Emitter& em, const ir::Op& o)

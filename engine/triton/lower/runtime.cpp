@@ -16,6 +16,11 @@ template <int N, int SPT, int NT> __device__ __forceinline__ int flat(int i)
 {
     return ((i / SPT) * (SPT * NT) + (int)threadIdx.x * SPT + (i % SPT)) & (N - 1);
 }
+/// flat() of a tile that is not replicated (numel = slots × threads): no wrap-around.
+template <int SPT, int NT> __device__ __forceinline__ int flat_exact(int i)
+{
+    return (i / SPT) * (SPT * NT) + (int)threadIdx.x * SPT + (i % SPT);
+}
 /// Whether slot i of this thread is the unique owner of its element (not a replica).
 template <int N, int SPT, int NT> __device__ __forceinline__ bool owner(int i)
 {
@@ -76,6 +81,14 @@ __device__ __forceinline__ double exp_(double x) { return ::exp(x); }
 __device__ __forceinline__ float exp2_(float x) { return exp2_f32(x); }
 __device__ __forceinline__ double exp2_(double x) { return ::exp2(x); }
 __device__ __forceinline__ float div_(float a, float b) { return __fdiv_rn(a, b); }
+/// fp32 `/` as Triton 3.6 lowers it (ElementwiseOpToLLVM: div.full.f32, within 2 ulp).
+__device__ __forceinline__ float div_full(float a, float b)
+{
+    float y;
+    asm("div.full.f32 %0, %1, %2;" : "=f"(y) : "f"(a), "f"(b));
+    return y;
+}
+__device__ __forceinline__ double div_full(double a, double b) { return a / b; }
 __device__ __forceinline__ double div_(double a, double b) { return a / b; }
 __device__ __forceinline__ float sqrt_(float a) { return __fsqrt_rn(a); }
 __device__ __forceinline__ double sqrt_(double a) { return ::sqrt(a); }
