@@ -136,7 +136,7 @@ void Emitter::declare(ir::ValueId v)
 std::string Emitter::flatExpr(const ir::Type& t, const std::string& slot) const
 {
     const Layout l = layoutOf(t);
-    if (fast && l.k * nt == l.n) {
+    if (fast && exactFlat && l.k * nt == l.n) {
         // not replicated: every slot owns a distinct element, no wrap-around, so the index math stays
         // plain affine and the compiler sees each chunk's contiguity
         return "tkm::flat_exact<" + std::to_string(l.spt) + ", " + std::to_string(nt) + ">(" + slot + ")";

@@ -69,6 +69,10 @@ public:
     int tmp = 0;                          ///< counter for fresh names
     bool named = false;                   ///< a #line with the file name was emitted
     bool fast = true;                     ///< fast paths on (LowerOptions::fastPaths)
+    /// flat indices without wrap-around for a tile that is not replicated: set for tl.arange only, the root of
+    /// the index math of loads and stores (in exchanges through shared memory exact indices let the compiler
+    /// share loads across unrolled slots, and a large kernel such as attention spills)
+    bool exactFlat = false;
     std::vector<AxisInfo> axes;           ///< analyseAxes(fn)
     std::vector<const ir::Op*> def;       ///< the op defining each value (nullptr: parameter, region argument)
     std::map<ir::ValueId, RowSlice> rowSlices; ///< row reductions (and their [:, None]) held per thread

@@ -213,7 +213,9 @@ bool emitElementwise(Emitter& em, const ir::Op& o)
         return true;
     }
     case OpKind::Arange:
+        em.exactFlat = true;
         assign(em, o.results[0], "(int)(" + std::to_string(o.ints.empty() ? 0 : o.ints[0]) + " + e)", true);
+        em.exactFlat = false;
         return true;
     case OpKind::Splat:
         assign(em, o.results[0], em.name(o.operands[0]));
