@@ -137,10 +137,10 @@ void registerRun(CLI::App& app, int& exitCode)
     auto noMeasure = std::make_shared<bool>(false);
     auto configs = std::make_shared<std::vector<std::string>>();
     auto resets = std::make_shared<std::vector<std::string>>();
-    CLI::App* cmd = app.add_subcommand("run", "compile a kernel, run it on every case (CUDA on the GPU, Triton on the CPU interpreter) and check it");
+    CLI::App* cmd = app.add_subcommand("run", "compile a kernel, run it on every case (CUDA on the GPU; Triton on the GPU, or on the CPU interpreter without one) and check it");
     addJobArgs(cmd, *args);
     cmd->add_option("--device", args->device,
-                    "where to run: auto (CUDA on the GPU; Triton on the CPU interpreter), cpu (the interpreter: "
+                    "where to run: auto (CUDA on the GPU; Triton on the GPU when one is usable, else the CPU interpreter), cpu (the interpreter: "
                     "Triton only, correctness without timing), gpu")
         ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     cmd->add_option("--config", *configs,

@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/worker_options.h"
+#include "engine/runner/device_print.h"
 #include "engine/runner/diagnose.h"
 
 #include <CLI/CLI.hpp>
@@ -34,6 +35,8 @@ int main(int argc, char** argv)
     tkm::cli::registerBench(app, exitCode);
     tkm::cli::registerValidate(app, exitCode);
     CLI11_PARSE(app, argc, argv);
+    // Device printf goes to file descriptor 1; keep it off the protocol channel and out of the printed report.
+    tkm::runner::captureDevicePrintf();
 
     if (probeMode) {
         const int rc = tkm::runner::probeMain(std::cin, std::cout);

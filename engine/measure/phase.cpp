@@ -77,7 +77,7 @@ engine::Status runPhase(PhaseState& s, const runner::MeasureInput& in, report::R
     }
     PerfCase* const pc = s.perfCase.get();
     const problem::ProblemInstance& inst = pc->instance();
-    auto work = pc->workload(in.kernel, inst.launch, in.spec.kernel);
+    auto work = pc->workload(in.kernel, in.launch ? *in.launch : inst.launch, in.spec.kernel);
     if (!work)
         return work.error();
 

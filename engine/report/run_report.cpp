@@ -157,6 +157,14 @@ void to_json(json& j, const CompileInfo& v)
          {"diagnostics", v.diagnostics},
          {"log", v.log}};
     putOpt(j, "resources", v.resources);
+    putStr(j, "generated_source", v.generatedSource);
+    if (!v.generatedLines.empty()) {
+        json lines = json::array();
+        for (const auto& g : v.generatedLines) {
+            lines.push_back({{"line", g.line}, {"cuda", g.cuda}});
+        }
+        j["generated_lines"] = std::move(lines);
+    }
 }
 
 void from_json(const json& j, CompileInfo& v)
@@ -170,6 +178,15 @@ void from_json(const json& j, CompileInfo& v)
     getOr(j, "diagnostics", v.diagnostics);
     getOr(j, "log", v.log);
     getOpt(j, "resources", v.resources);
+    getOr(j, "generated_source", v.generatedSource);
+    if (auto it = j.find("generated_lines"); it != j.end() && it->is_array()) {
+        for (const json& g : *it) {
+            GeneratedLinesInfo info;
+            getOr(g, "line", info.line);
+            getOr(g, "cuda", info.cuda);
+            v.generatedLines.push_back(std::move(info));
+        }
+    }
 }
 
 void to_json(json& j, const MismatchInfo& v)
@@ -278,6 +295,7 @@ void to_json(json& j, const FaultInfo& v)
     putOpt(j, "offset", v.offset);
     putOpt(j, "buffer_elements", v.bufferElements);
     putOpt(j, "masked", v.masked);
+    putStr(j, "interpreter", v.interpreter);
 }
 
 void from_json(const json& j, FaultInfo& v)
@@ -294,6 +312,7 @@ void from_json(const json& j, FaultInfo& v)
     getOpt(j, "offset", v.offset);
     getOpt(j, "buffer_elements", v.bufferElements);
     getOpt(j, "masked", v.masked);
+    getOr(j, "interpreter", v.interpreter);
 }
 
 void to_json(json& j, const TimingInfo& v)

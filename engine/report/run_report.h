@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -60,6 +61,13 @@ struct ResourcesInfo
 };
 
 /// `compile`
+/// `compile.generated_lines[i]`: the CUDA lines our compiler generated from one line of a Triton kernel.
+struct GeneratedLinesInfo
+{
+    int line = 0;                          ///< 1-based line of the .py
+    std::vector<std::array<int, 2>> cuda;  ///< JSON "cuda": [first, last] 1-based lines of generated_source, inclusive
+};
+
 struct CompileInfo
 {
     bool ok = false;                         ///< compiled and signature matches
@@ -71,6 +79,9 @@ struct CompileInfo
     std::vector<DiagnosticInfo> diagnostics; ///< parsed messages
     std::string log;                         ///< raw log
     std::optional<ResourcesInfo> resources;  ///< when ptxas reported them
+    /// A Triton kernel on the GPU: the CUDA C++ translation unit our compiler generated (absent when empty).
+    std::string generatedSource;
+    std::vector<GeneratedLinesInfo> generatedLines; ///< per Triton line, its generated lines (absent when empty)
 };
 
 /// `cases[i].outputs[j].first_mismatches[k]`
@@ -131,6 +142,9 @@ struct FaultInfo
     std::optional<int64_t> offset;  ///< element offset from the buffer's start (may be < 0)
     std::optional<int64_t> bufferElements; ///< the buffer's size [elements]
     std::optional<bool> masked;     ///< the access had a mask
+    /// A Triton kernel that faulted on the GPU, replayed in the CPU interpreter: "agrees" (same kind and
+    /// buffer), "disagrees", "no-fault" (the interpreter runs the case cleanly), "not-run" (absent when empty).
+    std::string interpreter;
 };
 
 /// `timing`

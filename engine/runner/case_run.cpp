@@ -1,5 +1,7 @@
 #include "engine/runner/case_run.h"
 
+#include "engine/runner/device_print.h"
+
 #include <fmt/format.h>
 
 #include <cstdint>
@@ -95,8 +97,10 @@ LaunchOutcome launchAndWait(const cuda::Kernel& kernel, const problem::LaunchDim
         o.failure = cuda::lastFailure();
         return o;
     }
-    if (auto s = stream.synchronize(); !s) {
-        o.error = s.error();
+    auto done = stream.synchronize();
+    o.printed = drainDevicePrintf(kPrintedKept, o.printedDropped);
+    if (!done) {
+        o.error = done.error();
         o.failure = cuda::lastFailure();
         return o;
     }

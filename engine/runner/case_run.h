@@ -51,11 +51,13 @@ struct LaunchOutcome
     bool ok = false;                          ///< launched and finished without error
     std::optional<cuda::CudaFailure> failure; ///< the CUDA error, when there was one
     engine::Error error;                      ///< the error as a value (when !ok)
+    std::vector<std::string> printed;         ///< device printf output of this launch (device_print.h)
+    int64_t printedDropped = 0;               ///< further lines not kept
     /// The context is unusable (kernel fault).
     bool sticky() const { return failure && failure->sticky; }
 };
 
-/// Launches `kernel` with `dims` and waits for it on `stream`.
+/// Launches `kernel` with `dims` and waits for it on `stream`; collects what it printed (also when it failed).
 LaunchOutcome launchAndWait(const cuda::Kernel& kernel, const problem::LaunchDims& dims, DeviceArgs& args,
                             const cuda::Stream& stream);
 

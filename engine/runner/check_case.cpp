@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
 
 namespace tkm::runner::detail {
 namespace {
@@ -83,9 +84,21 @@ std::string accumulationMessage(const std::vector<std::string>& accumulated, con
                        quotedList(accumulated, "`"), repeat.launches);
 }
 
-CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const cuda::Kernel& learner,
-                    const cuda::Kernel& reference, const problem::ProblemInstance& inst, const RepeatPlan& repeat)
+bool usesDevicePrintf(const std::vector<char>& cubin)
 {
+    static constexpr std::string_view kName = "vprintf";
+    return std::search(cubin.begin(), cubin.end(), kName.begin(), kName.end()) != cubin.end();
+}
+
+CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const cuda::Kernel& learner,
+                    const cuda::Kernel& reference, const problem::ProblemInstance& inst, const RepeatPlan& repeat,
+                    const std::function<void()>& beforeLaunch)
+{
+    const auto announce = [&] {
+        if (beforeLaunch) {
+            beforeLaunch();
+        }
+    };
     CaseOutcome out;
     report::CaseInfo& ci = out.info;
     ci.name = inst.caseName;
@@ -105,7 +118,10 @@ CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const 
         out.engineError = first.error();
         return out;
     }
+    announce();
     LaunchOutcome l1 = launchAndWait(learner, inst.launch, *first, stream);
+    out.printed = l1.printed; // what the learner sees: one launch's output (repeats print the same again)
+    out.printedDropped = l1.printedDropped;
     // A tuning job launches again on the same buffers, as the autotuner's warm-up and timed runs do; only the
     // declared outputs are zeroed in between.
     for (int k = 1; k < repeat.launches && l1.ok; ++k) {
@@ -119,6 +135,7 @@ CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const 
                 }
             }
         }
+        announce();
         l1 = launchAndWait(learner, inst.launch, *first, stream);
     }
     if (!l1.ok) {
@@ -206,6 +223,7 @@ CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const 
         out.engineError = second.error();
         return out;
     }
+    announce();
     const LaunchOutcome l2 = launchAndWait(learner, inst.launch, *second, stream);
     if (!l2.ok) {
         if (l2.sticky()) {

@@ -12,6 +12,7 @@
 #include "engine/report/run_report.h"
 #include "engine/runner/job.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,8 @@ struct CaseOutcome
     std::optional<cuda::CudaFailure> fault;   ///< sticky error: the process must stop
     int faultLaunch = 0;                      ///< 1 or 2 (0: the reference faulted)
     std::optional<engine::Error> engineError; ///< the engine could not run the case
+    std::vector<std::string> printed;         ///< device printf output of the first launch
+    int64_t printedDropped = 0;               ///< further lines not kept
 };
 
 /// Applies the job's reset_to_zero to `spec` and returns the launch plan of its cases. A plain job's list
@@ -46,8 +49,13 @@ struct CaseOutcome
 engine::Expected<RepeatPlan> applyResetToZero(const Job& job, bool tuning, problem::ExerciseSpec& spec);
 
 /// Runs one case of `inst` with `learner` and checks it against `reference` (see the file comment).
+/// `beforeLaunch`, when set, is called before each launch of the learner's kernel (a printing kernel's progress).
 CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const cuda::Kernel& learner,
-                    const cuda::Kernel& reference, const problem::ProblemInstance& inst, const RepeatPlan& repeat = {});
+                    const cuda::Kernel& reference, const problem::ProblemInstance& inst, const RepeatPlan& repeat = {},
+                    const std::function<void()>& beforeLaunch = {});
+
+/// Whether a CUBIN calls device printf (CUDA printf, tl.device_print): its symbols name `vprintf`.
+bool usesDevicePrintf(const std::vector<char>& cubin);
 
 /// The sentence for outputs that accumulated across repeated launches: names the missing reset_to_zero
 /// declaration when the outputs are in `repeat.mustDeclare`.

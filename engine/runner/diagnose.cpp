@@ -7,6 +7,7 @@
 #include "engine/problem/spec.h"
 #include "engine/runner/case_run.h"
 #include "engine/runner/subprocess.h"
+#include "engine/runner/triton_gpu.h"
 
 #include <fmt/format.h>
 
@@ -58,25 +59,42 @@ ProbeResult runProbeHere(const ProbeRequest& req)
         return notRun(ctx.error().message);
     }
     const int cc = req.job.computeCapability.value_or(ctx->info().cc());
-    auto compiled =
-        compile::compileKernel(compile::learnerRequest(*spec, *meta, req.job.source, req.job.sourceName, cc));
-    if (!compiled) {
-        return notRun(compiled.error().message);
-    }
-    if (!compiled->ok) {
-        return notRun("the kernel does not compile: " + compiled->firstError());
-    }
-    auto module = cuda::Module::load(compiled->cubin);
-    if (!module) {
-        return notRun(module.error().message);
-    }
-    auto kernel = module->kernel(compiled->loweredName);
-    if (!kernel) {
-        return notRun(kernel.error().message);
-    }
     auto inst = problem::instantiate(*spec, spec->cases[req.caseIndex], *meta, req.caseIndex);
     if (!inst) {
         return notRun(inst.error().message);
+    }
+    compile::CompileResult compiled;
+    if (isTritonSource(req.job.sourceName)) {
+        // The same lowering as the job's: the specialisation of this case, with its launch.
+        if (!spec->triton) {
+            return notRun("the exercise has no Triton track");
+        }
+        detail::TritonGpuCompiler triton(req.job, *spec, cc);
+        auto k = triton.forCase(*inst);
+        if (!k) {
+            return notRun(k.error().message);
+        }
+        if (*k == nullptr || !(*k)->ok()) {
+            return notRun("the Triton kernel does not compile for this case");
+        }
+        compiled = (*k)->compiled;
+    } else {
+        auto c = compile::compileKernel(compile::learnerRequest(*spec, *meta, req.job.source, req.job.sourceName, cc));
+        if (!c) {
+            return notRun(c.error().message);
+        }
+        compiled = std::move(*c);
+    }
+    if (!compiled.ok) {
+        return notRun("the kernel does not compile: " + compiled.firstError());
+    }
+    auto module = cuda::Module::load(compiled.cubin);
+    if (!module) {
+        return notRun(module.error().message);
+    }
+    auto kernel = module->kernel(compiled.loweredName);
+    if (!kernel) {
+        return notRun(kernel.error().message);
     }
     auto images = problem::generateInputs(*inst, false);
     if (!images) {

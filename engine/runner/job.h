@@ -20,7 +20,7 @@ enum class Mode {
 
 /// Where a job runs (request field "device"; `tkm-run run --device`).
 enum class Device {
-    Auto, ///< CUDA C++: the GPU. Triton: the CPU interpreter (the GPU lowering comes with part 2)
+    Auto, ///< CUDA C++: the GPU. Triton: the GPU when one is usable (else the CPU interpreter); compile-only: checked
     Cpu,  ///< the CPU interpreter (Triton kernels only): correctness, no timing or traffic
     Gpu,  ///< the GPU; an error when there is none
 };
@@ -57,7 +57,9 @@ struct Job
 /// A progress message (worker protocol: {"type": "progress", "stage", "case", "of", "text"}).
 struct Progress
 {
-    std::string stage;    ///< "compile", "case", "timing", "traffic", "baseline", "diagnose"
+    /// "compile", "case", "print" (before a launch of a kernel that prints), "timing", "traffic", "baseline",
+    /// "diagnose"
+    std::string stage;
     int index = 0;        ///< 1-based step within the stage (e.g. case 2), 0 when not counted
     int of = 0;           ///< number of steps in the stage, 0 when not counted
     std::string text;     ///< "checking case 2 of 7: n = 3"

@@ -8,7 +8,9 @@
 #include "engine/report/convert.h"
 #include "engine/runner/case_run.h"
 #include "engine/runner/check_case.h"
+#include "engine/runner/device_print.h"
 #include "engine/runner/diagnose.h"
+#include "engine/runner/session.h"
 #include "engine/runner/subprocess.h"
 #include "engine/runner/triton_job.h"
 
@@ -25,22 +27,34 @@ using engine::msSince;
 
 using report::errorReport;
 
-// A kernel loaded into the warm context, keyed by its CUBIN cache key.
-struct Loaded
-{
-    cuda::Module module;
-    cuda::Kernel kernel;
-};
-
 } // namespace
 
-struct Runner::Session
+namespace detail {
+
+engine::Expected<const Loaded*> load(std::map<std::string, std::unique_ptr<Loaded>>& cache,
+                                     const compile::CompileResult& c)
 {
-    cuda::Context context;
-    cuda::Stream stream;
-    std::map<std::string, std::unique_ptr<Loaded>> modules;
-    bool broken = false; // a sticky error happened
-};
+    if (auto it = cache.find(c.cacheKey); it != cache.end()) {
+        return static_cast<const Loaded*>(it->second.get());
+    }
+    auto module = cuda::Module::load(c.cubin);
+    if (!module) {
+        return module.error();
+    }
+    auto kernel = module->kernel(c.loweredName);
+    if (!kernel) {
+        return kernel.error();
+    }
+    if (cache.size() >= 64) {
+        cache.clear(); // a simple bound: learners rarely cycle through more than a few versions
+    }
+    auto entry = std::make_unique<Loaded>(Loaded{std::move(*module), *kernel});
+    const Loaded* raw = entry.get();
+    cache[c.cacheKey] = std::move(entry);
+    return raw;
+}
+
+} // namespace detail
 
 report::DeviceInfo toReportDevice(const cuda::DeviceInfo& info)
 {
@@ -101,29 +115,6 @@ std::optional<report::DeviceInfo> Runner::device(std::string* why)
 }
 
 namespace {
-
-engine::Expected<const Loaded*> load(std::map<std::string, std::unique_ptr<Loaded>>& cache,
-                                     const compile::CompileResult& c)
-{
-    if (auto it = cache.find(c.cacheKey); it != cache.end()) {
-        return static_cast<const Loaded*>(it->second.get());
-    }
-    auto module = cuda::Module::load(c.cubin);
-    if (!module) {
-        return module.error();
-    }
-    auto kernel = module->kernel(c.loweredName);
-    if (!kernel) {
-        return kernel.error();
-    }
-    if (cache.size() >= 64) {
-        cache.clear(); // a simple bound: learners rarely cycle through more than a few versions
-    }
-    auto entry = std::make_unique<Loaded>(Loaded{std::move(*module), *kernel});
-    const Loaded* raw = entry.get();
-    cache[c.cacheKey] = std::move(entry);
-    return raw;
-}
 
 std::string caseListText(const std::vector<report::CaseInfo>& cases)
 {
@@ -191,15 +182,13 @@ report::RunReport Runner::runOne(const Job& job, const ProgressFn& progressIn, b
     r.meta = *meta;
 
     if (isTritonSource(job.sourceName)) {
-        // Triton kernels run on the CPU interpreter; their GPU lowering is not part of this engine yet.
-        if (job.device == Device::Gpu) {
-            return errorReport(std::move(r),
-                               engine::makeError(engine::ErrorKind::BadInput,
-                                                 "Triton kernels run on the CPU interpreter in this version: the "
-                                                 "lowering of Triton to the GPU is not built yet. Use --device cpu "
-                                                 "(or auto)."));
+        // auto: the GPU when one is usable, else the CPU interpreter; a compile-only auto job is checked only.
+        const bool cpu = job.device == Device::Cpu ||
+                         (job.device == Device::Auto && (job.mode == Mode::CompileOnly || !device().has_value()));
+        if (cpu) {
+            return detail::runTritonOnCpu(job, *spec, *meta, *repeat, progress, std::move(r));
         }
-        return detail::runTritonOnCpu(job, *spec, *meta, *repeat, progress, std::move(r));
+        return runTritonGpu(job, *spec, *meta, *repeat, progress, std::move(r), t0);
     }
     r.language = "cuda";
     if (job.device == Device::Cpu) {
@@ -208,36 +197,15 @@ report::RunReport Runner::runOne(const Job& job, const ProgressFn& progressIn, b
                                                            "CUDA C++ kernel needs an NVIDIA GPU. Use --device gpu "
                                                            "(or auto), or write the kernel in Triton."));
     }
-
-    // The device decides the architecture; without one we still compile (for the default) and say why.
-    std::optional<engine::Error> noGpu;
-    int cc = compile::kDefaultCc;
-    if (job.mode == Mode::Run) {
-        if (mustExit()) {
-            return errorReport(std::move(r), engine::makeError(engine::ErrorKind::Internal,
-                                                               "The GPU context is unusable after a kernel fault; "
-                                                               "start a fresh worker."));
-        }
-        std::string why;
-        const bool fresh = !m_session;
-        if (auto dev = device(&why)) {
-            if (fresh) {
-                r.stagesMs["context"] = m_session->context.createMs();
-            }
-            r.device = *dev;
-            cc = m_session->context.info().cc();
-        } else {
-            const cuda::Driver& d = cuda::Driver::instance();
-            noGpu = d.ready() ? engine::makeError(engine::ErrorKind::Cuda, why) : d.unavailableError();
-        }
-    }
-    if (job.computeCapability) {
-        cc = *job.computeCapability;
+    GpuTarget target = gpuTarget(job, r);
+    if (target.unusable) {
+        return errorReport(std::move(r), *target.unusable);
     }
 
     progress({"compile", 0, 0, "compiling " + job.sourceName, ""});
     const auto tc = Clock::now();
-    auto compiled = compile::compileKernel(compile::learnerRequest(*spec, *meta, job.source, job.sourceName, cc));
+    auto compiled =
+        compile::compileKernel(compile::learnerRequest(*spec, *meta, job.source, job.sourceName, target.cc));
     if (!compiled) {
         return errorReport(std::move(r), compiled.error());
     }
@@ -251,46 +219,104 @@ report::RunReport Runner::runOne(const Job& job, const ProgressFn& progressIn, b
         r.stagesMs["total"] = msSince(t0);
         return r;
     }
-    if (job.mode == Mode::CompileOnly || noGpu) {
-        r.verdict = "compiled";
-        r.summary = fmt::format("The kernel compiles for {}.", compiled->arch);
-        if (noGpu) {
-            r.summary += " It was not run: " + noGpu->message;
-            r.error = report::ErrorInfo{std::string(engine::errorKindName(noGpu->kind)), noGpu->message};
-        }
-        r.stagesMs["total"] = msSince(t0);
-        return r;
+    if (job.mode == Mode::CompileOnly || target.noGpu) {
+        return compiledOnly(std::move(r), fmt::format("The kernel compiles for {}.", compiled->arch), target, t0);
     }
-
-    auto refReq = compile::referenceRequest(*spec, cc);
-    if (!refReq) {
-        return errorReport(std::move(r), refReq.error());
-    }
-    auto refCompiled = compile::compileKernel(*refReq);
-    if (!refCompiled) {
-        return errorReport(std::move(r), refCompiled.error());
-    }
-    if (!refCompiled->ok) {
-        return errorReport(std::move(r), engine::makeError(engine::ErrorKind::BadSpec,
-                                                           "The exercise's reference kernel does not compile: " +
-                                                               refCompiled->firstError()));
-    }
-    Session& s = *m_session;
-    auto learner = load(s.modules, *compiled);
-    if (!learner) {
-        return errorReport(std::move(r), learner.error());
-    }
-    auto reference = load(s.modules, *refCompiled);
+    auto reference = referenceKernel(*spec, target.cc);
     if (!reference) {
         return errorReport(std::move(r), reference.error());
+    }
+    auto learner = detail::load(m_session->modules, *compiled);
+    if (!learner) {
+        return errorReport(std::move(r), learner.error());
     }
     if (r.compile->resources) {
         r.compile->resources->maxThreadsPerBlock = (*learner)->kernel.maxThreadsPerBlock();
     }
+    const cuda::Kernel& kernel = (*learner)->kernel;
+    const CaseKernel one{&kernel, detail::usesDevicePrintf(compiled->cubin)};
+    CaseKernelFn kernelFor = [one](problem::ProblemInstance&) -> engine::Expected<CaseKernel> { return one; };
+    CasesResult cases;
+    r = runCases(job, *spec, *meta, *repeat, progress, std::move(r), kernelFor, **reference, cases);
+    if (cases.allPass) {
+        measurePassing(job, *spec, *meta, *compiled, kernel, std::nullopt, progress, r);
+    }
+    r.stagesMs["total"] = msSince(t0);
+    return r;
+}
 
+Runner::GpuTarget Runner::gpuTarget(const Job& job, report::RunReport& r)
+{
+    // The device decides the architecture; without one we still compile (for the default) and say why.
+    GpuTarget t;
+    t.cc = compile::kDefaultCc;
+    if (job.mode == Mode::Run) {
+        if (mustExit()) {
+            t.unusable = engine::makeError(engine::ErrorKind::Internal,
+                                           "The GPU context is unusable after a kernel fault; start a fresh worker.");
+            return t;
+        }
+        std::string why;
+        const bool fresh = !m_session;
+        if (auto dev = device(&why)) {
+            if (fresh) {
+                r.stagesMs["context"] = m_session->context.createMs();
+            }
+            r.device = *dev;
+            t.cc = m_session->context.info().cc();
+        } else {
+            const cuda::Driver& d = cuda::Driver::instance();
+            t.noGpu = d.ready() ? engine::makeError(engine::ErrorKind::Cuda, why) : d.unavailableError();
+        }
+    }
+    if (job.computeCapability) {
+        t.cc = *job.computeCapability;
+    }
+    return t;
+}
+
+report::RunReport Runner::compiledOnly(report::RunReport r, std::string summary, const GpuTarget& target, TimePoint t0)
+{
+    r.verdict = "compiled";
+    r.summary = std::move(summary);
+    if (target.noGpu) {
+        r.summary += " It was not run: " + target.noGpu->message;
+        r.error = report::ErrorInfo{std::string(engine::errorKindName(target.noGpu->kind)), target.noGpu->message};
+    }
+    r.stagesMs["total"] = msSince(t0);
+    return r;
+}
+
+engine::Expected<const cuda::Kernel*> Runner::referenceKernel(const problem::ExerciseSpec& spec, int cc)
+{
+    auto refReq = compile::referenceRequest(spec, cc);
+    if (!refReq) {
+        return refReq.error();
+    }
+    auto refCompiled = compile::compileKernel(*refReq);
+    if (!refCompiled) {
+        return refCompiled.error();
+    }
+    if (!refCompiled->ok) {
+        return engine::makeError(engine::ErrorKind::BadSpec,
+                                 "The exercise's reference kernel does not compile: " + refCompiled->firstError());
+    }
+    auto reference = detail::load(m_session->modules, *refCompiled);
+    if (!reference) {
+        return reference.error();
+    }
+    return &(*reference)->kernel;
+}
+
+report::RunReport Runner::runCases(const Job& job, const problem::ExerciseSpec& spec, const problem::MetaValues& meta,
+                                   const detail::RepeatPlan& repeat, const ProgressFn& progress, report::RunReport r,
+                                   const CaseKernelFn& learnerFor, const cuda::Kernel& reference, CasesResult& out)
+{
+    out = CasesResult{};
+    Session& s = *m_session;
     std::vector<int> indices = job.cases;
     if (indices.empty()) {
-        for (int i = 0; i < static_cast<int>(spec->cases.size()); ++i) {
+        for (int i = 0; i < static_cast<int>(spec.cases.size()); ++i) {
             indices.push_back(i);
         }
     }
@@ -299,20 +325,36 @@ report::RunReport Runner::runOne(const Job& job, const ProgressFn& progressIn, b
     const int n = static_cast<int>(indices.size());
     for (int k = 0; k < n; ++k) {
         const int ci = indices[k];
-        if (ci < 0 || ci >= static_cast<int>(spec->cases.size())) {
+        if (ci < 0 || ci >= static_cast<int>(spec.cases.size())) {
             return errorReport(std::move(r), engine::makeError(engine::ErrorKind::BadInput,
                                                                fmt::format("case {} does not exist (the exercise has "
                                                                            "{} cases)",
-                                                                           ci, spec->cases.size())));
+                                                                           ci, spec.cases.size())));
         }
-        const problem::Case& c = spec->cases[ci];
+        const problem::Case& c = spec.cases[ci];
         progress({"case", k + 1, n, fmt::format("checking case {} of {}: {}", k + 1, n, c.name), c.name});
-        auto inst = problem::instantiate(*spec, c, *meta, ci);
+        auto inst = problem::instantiate(spec, c, meta, ci);
         if (!inst) {
             return errorReport(std::move(r), inst.error());
         }
+        auto learner = learnerFor(*inst);
+        if (!learner) {
+            return errorReport(std::move(r), learner.error());
+        }
+        // A launch of a kernel that prints from many threads can take seconds: each launch says so first, and the
+        // client allows a "print" stage the diagnosis grace (worker::allowedSilence).
+        std::function<void()> announce;
+        if (learner->prints) {
+            announce = [&progress, k, n, &c] {
+                progress(
+                    {"print", k + 1, n,
+                     fmt::format("case {} of {}: {} — the kernel prints (device printf is slow)", k + 1, n, c.name),
+                     c.name});
+            };
+        }
         detail::CaseOutcome co =
-            detail::runCase(s.context, s.stream, (*learner)->kernel, (*reference)->kernel, *inst, *repeat);
+            detail::runCase(s.context, s.stream, *learner->kernel, reference, *inst, repeat, announce);
+        detail::keepPrinted(r, co.printed, co.printedDropped);
         if (co.fault) {
             s.broken = true;
         }
@@ -333,43 +375,54 @@ report::RunReport Runner::runOne(const Job& job, const ProgressFn& progressIn, b
             r.cases.push_back(std::move(co.info));
             for (int rest = k + 1; rest < n; ++rest) {
                 report::CaseInfo skipped;
-                skipped.name = spec->cases[indices[rest]].name;
-                skipped.sizes = spec->cases[indices[rest]].sizes;
+                skipped.name = spec.cases[indices[rest]].name;
+                skipped.sizes = spec.cases[indices[rest]].sizes;
                 skipped.verdict = "skipped";
                 r.cases.push_back(std::move(skipped));
             }
             r.verdict = "fault";
             r.summary = fault.message;
             r.fault = std::move(fault);
+            out.faultCase = ci;
             r.stagesMs["diagnose"] = msSince(td);
-            r.stagesMs["total"] = msSince(t0);
             return r;
         }
         r.cases.push_back(std::move(co.info));
     }
     r.stagesMs["cases"] = msSince(tk);
 
-    bool allPass = true;
+    out.allPass = true;
     for (const auto& c : r.cases) {
-        allPass = allPass && c.verdict == "pass";
+        out.allPass = out.allPass && c.verdict == "pass";
     }
-    r.verdict = allPass ? "pass" : "fail";
+    r.verdict = out.allPass ? "pass" : "fail";
     r.summary = caseListText(r.cases);
-
-    // Measure phase: only for a correct kernel, and only when one is installed (engine/measure).
-    if (allPass && job.measure && m_options.measure) {
-        const auto tm = Clock::now();
-        MeasureInput in{s.context, s.stream, (*learner)->kernel, *spec, *meta, *compiled, progress};
-        if (auto st = m_options.measure(in, r); !st) {
-            r.summary += " Measuring failed: " + st.error().message;
-        }
-        if (cuda::stickyFailure()) {
-            s.broken = true;
-        }
-        r.stagesMs["measure"] = msSince(tm);
-    }
-    r.stagesMs["total"] = msSince(t0);
     return r;
+}
+
+void Runner::measurePassing(const Job& job, const problem::ExerciseSpec& spec, const problem::MetaValues& meta,
+                            const compile::CompileResult& compiled, const cuda::Kernel& kernel,
+                            std::optional<problem::LaunchDims> launch, const ProgressFn& progress, report::RunReport& r)
+{
+    // Measure phase: only for a correct kernel, and only when one is installed (engine/measure).
+    if (!job.measure || !m_options.measure) {
+        return;
+    }
+    if (!r.printed.empty() || r.printedDropped > 0) {
+        // Device printf dominates such a kernel's time, and every timed launch would print again.
+        r.summary += " Not timed: the kernel prints (device printf); remove the prints to time it.";
+        return;
+    }
+    Session& s = *m_session;
+    const auto tm = Clock::now();
+    MeasureInput in{s.context, s.stream, kernel, spec, meta, compiled, progress, launch};
+    if (auto st = m_options.measure(in, r); !st) {
+        r.summary += " Measuring failed: " + st.error().message;
+    }
+    if (cuda::stickyFailure()) {
+        s.broken = true;
+    }
+    r.stagesMs["measure"] = msSince(tm);
 }
 
 } // namespace tkm::runner

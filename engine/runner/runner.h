@@ -16,6 +16,7 @@
 #include "engine/report/run_report.h"
 #include "engine/runner/job.h"
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -25,6 +26,9 @@
 
 namespace tkm::compile {
 struct CompileResult;
+}
+namespace tkm::runner::detail {
+struct RepeatPlan;
 }
 
 namespace tkm::runner {
@@ -40,20 +44,22 @@ struct MeasureInput
     const problem::MetaValues& meta;        ///< meta-parameter values of this job
     const compile::CompileResult& compiled; ///< the learner's compilation
     const ProgressFn& progress;             ///< for "timing"/"traffic"/"baseline" progress
+    /// The kernel's launch when it is not the spec's (a Triton kernel: its grid, 32·num_warps threads).
+    std::optional<problem::LaunchDims> launch = std::nullopt;
 };
 
 /// What the autotune phase gets: a live context and stream, the learner's source and the configurations that
 /// passed every case (resolved), with their indices in the report's autotune.configs.
 struct AutotuneInput
 {
-    const cuda::Context& context;                     ///< current, healthy context
-    const cuda::Stream& stream;                       ///< the runner's stream
-    const problem::ExerciseSpec& spec;                ///< the exercise (has an `autotune` block)
-    const std::string& source;                        ///< the learner's kernel text
-    const std::vector<problem::MetaValues>& configs;  ///< configurations to time, meta values resolved
-    const std::vector<int>& configIndices;            ///< index of each in report.autotune.configs
-    int cc = 0;                                       ///< compute capability (major·10 + minor)
-    const ProgressFn& progress;                       ///< for "autotune" progress
+    const cuda::Context& context;                    ///< current, healthy context
+    const cuda::Stream& stream;                      ///< the runner's stream
+    const problem::ExerciseSpec& spec;               ///< the exercise (has an `autotune` block)
+    const std::string& source;                       ///< the learner's kernel text
+    const std::vector<problem::MetaValues>& configs; ///< configurations to time, meta values resolved
+    const std::vector<int>& configIndices;           ///< index of each in report.autotune.configs
+    int cc = 0;                                      ///< compute capability (major·10 + minor)
+    const ProgressFn& progress;                      ///< for "autotune" progress
 };
 
 /// The autotune phase (engine/measure/autotune_phase.h): times every configuration on every autotune shape and
@@ -95,10 +101,45 @@ public:
     std::optional<report::DeviceInfo> device(std::string* why = nullptr);
 
 private:
+    using TimePoint = std::chrono::steady_clock::time_point;
+    // Where a job's kernel runs: the compute capability to compile for, no GPU (compile only, say why), or a
+    // context that a fault made unusable.
+    struct GpuTarget
+    {
+        int cc = 0;
+        std::optional<engine::Error> noGpu;
+        std::optional<engine::Error> unusable;
+    };
+    // The learner's kernel for one case (a Triton kernel: its specialisation, and the case's launch set), and
+    // whether it calls device printf.
+    struct CaseKernel
+    {
+        const cuda::Kernel* kernel = nullptr;
+        bool prints = false;
+    };
+    using CaseKernelFn = std::function<engine::Expected<CaseKernel>(problem::ProblemInstance& inst)>;
+    struct CasesResult
+    {
+        bool allPass = false;
+        int faultCase = -1; // spec index of the case that faulted
+    };
     report::RunReport runOne(const Job& job, const ProgressFn& progress, bool tuning);
+    GpuTarget gpuTarget(const Job& job, report::RunReport& r);
+    static report::RunReport compiledOnly(report::RunReport r, std::string summary, const GpuTarget& target,
+                                          TimePoint t0);
+    engine::Expected<const cuda::Kernel*> referenceKernel(const problem::ExerciseSpec& spec, int cc);
+    report::RunReport runCases(const Job& job, const problem::ExerciseSpec& spec, const problem::MetaValues& meta,
+                               const detail::RepeatPlan& repeat, const ProgressFn& progress, report::RunReport r,
+                               const CaseKernelFn& learnerFor, const cuda::Kernel& reference, CasesResult& out);
+    void measurePassing(const Job& job, const problem::ExerciseSpec& spec, const problem::MetaValues& meta,
+                        const compile::CompileResult& compiled, const cuda::Kernel& kernel,
+                        std::optional<problem::LaunchDims> launch, const ProgressFn& progress, report::RunReport& r);
+    report::RunReport runTritonGpu(const Job& job, const problem::ExerciseSpec& spec, const problem::MetaValues& meta,
+                                   const detail::RepeatPlan& repeat, const ProgressFn& progress, report::RunReport r,
+                                   TimePoint t0);                            // triton_gpu.cpp
     report::RunReport runTuning(const Job& job, const ProgressFn& progress); // tuning.cpp
-    const cuda::Context* context() const;                                   // nullptr before the first GPU job
-    const cuda::Stream* stream() const;                                     // nullptr before the first GPU job
+    const cuda::Context* context() const;                                    // nullptr before the first GPU job
+    const cuda::Stream* stream() const;                                      // nullptr before the first GPU job
     struct Session;
     RunnerOptions m_options;
     std::unique_ptr<Session> m_session;

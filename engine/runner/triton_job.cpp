@@ -5,6 +5,7 @@
 #include "engine/common/paths.h"
 #include "engine/problem/generate.h"
 #include "engine/report/convert.h"
+#include "engine/runner/device_print.h"
 #include "engine/runner/triton_binding.h"
 #include "engine/triton/interp/interpreter.h"
 #include "engine/triton/meta/decorators.h"
@@ -20,9 +21,12 @@ namespace tkm::runner {
 const char* deviceName(Device d)
 {
     switch (d) {
-    case Device::Auto: return "auto";
-    case Device::Cpu: return "cpu";
-    case Device::Gpu: return "gpu";
+    case Device::Auto:
+        return "auto";
+    case Device::Cpu:
+        return "cpu";
+    case Device::Gpu:
+        return "gpu";
     }
     return "auto";
 }
@@ -58,47 +62,6 @@ namespace ir = triton::ir;
 
 using report::errorReport;
 
-report::DiagnosticInfo toInfo(const triton::Diagnostic& d, const std::string& file)
-{
-    report::DiagnosticInfo i;
-    i.file = file;
-    i.line = d.range.begin.line;
-    i.column = d.range.begin.column;
-    i.severity = d.severity == triton::Severity::Error ? "error" : d.severity == triton::Severity::Warning ? "warning"
-                                                                                                           : "note";
-    i.message = d.message;
-    for (const auto& n : d.notes) {
-        i.message += fmt::format(" (note: {}{})", n.range.begin.line > 0 ? fmt::format("line {}: ", n.range.begin.line)
-                                                                         : std::string(),
-                                 n.message);
-    }
-    return i;
-}
-
-// Checked kernels of one job, by specialisation key.
-class Specialisations
-{
-public:
-    explicit Specialisations(std::shared_ptr<TritonSource> src) : m_src(std::move(src)) {}
-    // The IR for `b`, or nullptr with the diagnostics appended.
-    const ir::Function* get(const TritonBinding& b, std::vector<triton::Diagnostic>& diags)
-    {
-        auto it = m_cache.find(b.key);
-        if (it == m_cache.end()) {
-            it = m_cache.emplace(b.key, triton::check(b.input)).first;
-            for (const auto& d : it->second.diagnostics) {
-                diags.push_back(d);
-            }
-        }
-        return it->second.function ? &*it->second.function : nullptr;
-    }
-    const TritonSource& source() const { return *m_src; }
-
-private:
-    std::shared_ptr<TritonSource> m_src;
-    std::map<std::string, triton::CheckResult> m_cache;
-};
-
 // Host copies of a case's buffers, in argument order (empty vectors for scalars).
 struct HostImages
 {
@@ -131,8 +94,8 @@ interp::RunResult launch(const ir::Function& f, const TritonBinding& b, const pr
         if (a.kind == problem::ParamKind::Buffer) {
             const engine::DType dt = reference ? engine::referenceDType(a.dtype) : a.dtype;
             v.buffer = static_cast<int>(buffers.size());
-            buffers.push_back(interp::HostBuffer{a.name, tritonElem(dt), h.bytes[static_cast<size_t>(ai)].data(),
-                                                 a.storageElements});
+            buffers.push_back(
+                interp::HostBuffer{a.name, tritonElem(dt), h.bytes[static_cast<size_t>(ai)].data(), a.storageElements});
         } else if (engine::isFloating(a.dtype)) {
             v.floatValue = a.floatValue;
         } else {
@@ -167,20 +130,54 @@ report::FaultInfo toFaultInfo(const interp::Fault& f, const std::string& caseNam
     return fi;
 }
 
-void keepPrinted(report::RunReport& r, const interp::RunResult& run)
+bool contains(const std::vector<std::string>& list, const std::string& name)
 {
-    constexpr size_t kKept = 200;
-    for (const auto& line : run.printed) {
-        if (r.printed.size() < kKept) {
-            r.printed.push_back(line);
-        } else {
-            ++r.printedDropped;
-        }
-    }
-    r.printedDropped += run.printedDropped;
+    return std::find(list.begin(), list.end(), name) != list.end();
 }
 
-std::string firstError(const std::vector<triton::Diagnostic>& diags, const std::string& file)
+} // namespace
+
+Specialisations::Specialisations(std::shared_ptr<TritonSource> src) : m_src(std::move(src)) {}
+
+const ir::Function* Specialisations::get(const TritonBinding& b, std::vector<triton::Diagnostic>& diags)
+{
+    auto it = m_cache.find(b.key);
+    if (it == m_cache.end()) {
+        it = m_cache.emplace(b.key, triton::check(b.input)).first;
+        for (const auto& d : it->second.diagnostics) {
+            diags.push_back(d);
+        }
+    }
+    return it->second.function ? &*it->second.function : nullptr;
+}
+
+report::DiagnosticInfo toDiagnosticInfo(const triton::Diagnostic& d, const std::string& file)
+{
+    report::DiagnosticInfo i;
+    i.file = file;
+    i.line = d.range.begin.line;
+    i.column = d.range.begin.column;
+    i.severity = d.severity == triton::Severity::Error     ? "error"
+                 : d.severity == triton::Severity::Warning ? "warning"
+                                                           : "note";
+    i.message = d.message;
+    for (const auto& n : d.notes) {
+        i.message += fmt::format(" (note: {}{})",
+                                 n.range.begin.line > 0 ? fmt::format("line {}: ", n.range.begin.line) : std::string(),
+                                 n.message);
+    }
+    return i;
+}
+
+engine::Error noTritonTrack(const problem::ExerciseSpec& spec)
+{
+    return engine::makeError(engine::ErrorKind::BadInput,
+                             fmt::format("The exercise “{}” has no Triton track: write this one in CUDA C++ (a .cu "
+                                         "file).",
+                                         spec.title));
+}
+
+std::string firstTritonError(const std::vector<triton::Diagnostic>& diags, const std::string& file)
 {
     for (const auto& d : diags) {
         if (d.severity == triton::Severity::Error) {
@@ -189,13 +186,6 @@ std::string firstError(const std::vector<triton::Diagnostic>& diags, const std::
     }
     return {};
 }
-
-bool contains(const std::vector<std::string>& list, const std::string& name)
-{
-    return std::find(list.begin(), list.end(), name) != list.end();
-}
-
-} // namespace
 
 std::optional<Job> tritonAutotuneJob(const Job& job)
 {
@@ -217,7 +207,8 @@ std::optional<Job> tritonAutotuneJob(const Job& job)
         return std::nullopt; // a malformed decorator is reported by the plain run's checker
     }
     auto hasMeta = [&](const char* name) {
-        return std::any_of(spec->meta.begin(), spec->meta.end(), [&](const problem::Meta& m) { return m.name == name; });
+        return std::any_of(spec->meta.begin(), spec->meta.end(),
+                           [&](const problem::Meta& m) { return m.name == name; });
     };
     Job tuned = job;
     for (const triton::AutotuneConfig& c : decl->configs) {
@@ -250,10 +241,7 @@ report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& sp
     r.language = "triton";
     r.executor = "cpu-interpreter";
     if (!spec.triton) {
-        return errorReport(std::move(r), engine::makeError(engine::ErrorKind::BadInput,
-                                                           fmt::format("The exercise “{}” has no Triton track: "
-                                                                       "write this one in CUDA C++ (a .cu file).",
-                                                                       spec.title)));
+        return errorReport(std::move(r), noTritonTrack(spec));
     }
     const problem::TritonTrack& track = *spec.triton;
     r.exercise->kernel = track.kernel;
@@ -269,7 +257,7 @@ report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& sp
         ci.diagnostics.clear();
         ci.log.clear();
         for (const auto& d : diags) {
-            ci.diagnostics.push_back(toInfo(d, job.sourceName));
+            ci.diagnostics.push_back(toDiagnosticInfo(d, job.sourceName));
             ci.log += triton::formatDiagnostic(d, job.sourceName) + "\n";
         }
         ci.compileMs = msSince(tc);
@@ -279,9 +267,11 @@ report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& sp
     auto compileError = [&]() {
         finishCompile(false);
         r.verdict = "compile_error";
-        const std::string first = firstError(diags, job.sourceName);
-        r.summary = first.empty() ? "The kernel does not compile; see the diagnostics." : "The kernel does not "
-                                                                                          "compile: " + first;
+        const std::string first = firstTritonError(diags, job.sourceName);
+        r.summary = first.empty() ? "The kernel does not compile; see the diagnostics."
+                                  : "The kernel does not "
+                                    "compile: " +
+                                        first;
         r.stagesMs["total"] = msSince(t0);
         return r;
     };
@@ -369,17 +359,16 @@ report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& sp
         }
         const ir::Function* rf = rb->has_value() ? reference.get(**rb, refDiags) : nullptr;
         if (rf == nullptr) {
-            return errorReport(std::move(r),
-                               engine::makeError(engine::ErrorKind::BadSpec,
-                                                 "The exercise's Triton reference does not check: " +
-                                                     firstError(refDiags, track.reference.file)));
+            return errorReport(std::move(r), engine::makeError(engine::ErrorKind::BadSpec,
+                                                               "The exercise's Triton reference does not check: " +
+                                                                   firstTritonError(refDiags, track.reference.file)));
         }
         HostImages refImages = copyImages(inst, *images, true);
         const interp::RunResult rr = launch(*rf, **rb, inst, refImages, true);
         if (rr.fault) {
-            return errorReport(std::move(r), engine::makeError(engine::ErrorKind::BadSpec,
-                                                               "The exercise's Triton reference failed: " +
-                                                                   rr.fault->message));
+            return errorReport(std::move(r),
+                               engine::makeError(engine::ErrorKind::BadSpec,
+                                                 "The exercise's Triton reference failed: " + rr.fault->message));
         }
 
         // The learner's kernel, launched `repeat.launches` times on the same buffers (tuning jobs).
@@ -394,7 +383,7 @@ report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& sp
                 }
             }
             lr = launch(*p.fn, p.binding, inst, got, false);
-            keepPrinted(r, lr);
+            keepPrinted(r, lr.printed, lr.printedDropped);
             if (lr.fault) {
                 break;
             }
@@ -402,9 +391,9 @@ report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& sp
         if (lr.fault) {
             const interp::Fault& f = *lr.fault;
             if (f.kind == interp::FaultKind::Unsupported) {
-                return errorReport(std::move(r), engine::makeError(engine::ErrorKind::Internal,
-                                                                   "Internal error of the Triton interpreter: " +
-                                                                       f.message));
+                return errorReport(std::move(r),
+                                   engine::makeError(engine::ErrorKind::Internal,
+                                                     "Internal error of the Triton interpreter: " + f.message));
             }
             info.verdict = f.kind == interp::FaultKind::Timeout ? "fail" : "fault";
             info.message = f.message;
@@ -458,9 +447,9 @@ report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& sp
                     }
                     const int ai = spec.paramIndex(c.buffer);
                     const problem::ArgInstance& arg = inst.args[static_cast<size_t>(ai)];
-                    const check::OutputCheck again = check::compareOutput(
-                        arg, once.bytes[static_cast<size_t>(ai)], refImages.bytes[static_cast<size_t>(ai)],
-                        inst.toleranceFor(arg.dtype));
+                    const check::OutputCheck again =
+                        check::compareOutput(arg, once.bytes[static_cast<size_t>(ai)],
+                                             refImages.bytes[static_cast<size_t>(ai)], inst.toleranceFor(arg.dtype));
                     if (again.mismatches == 0) {
                         info.accumulated.push_back(arg.name);
                     }
@@ -473,8 +462,8 @@ report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& sp
             info.outputs.push_back(report::toOutputInfo(c));
         }
         info.verdict = pass ? "pass" : "fail";
-        std::string msg = info.accumulated.empty() ? check::caseMessage(inst, checks)
-                                                   : accumulationMessage(info.accumulated, repeat);
+        std::string msg =
+            info.accumulated.empty() ? check::caseMessage(inst, checks) : accumulationMessage(info.accumulated, repeat);
         for (const auto& e : extra) {
             msg += (msg.empty() ? "" : " ") + e;
         }
@@ -492,12 +481,12 @@ report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& sp
         }
     }
     r.verdict = failed == 0 ? "pass" : "fail";
-    r.summary = failed == 0 ? fmt::format("All {} cases pass on the CPU interpreter (correctness only: timing and "
-                                          "DRAM traffic need an NVIDIA GPU).",
-                                          r.cases.size())
-                            : fmt::format("{} of {} cases fail; first “{}”: {}", failed, r.cases.size(),
-                                          firstFail->name,
-                                          firstFail->message.empty() ? "wrong values." : firstFail->message);
+    r.summary = failed == 0
+                    ? fmt::format("All {} cases pass on the CPU interpreter (correctness only: timing and "
+                                  "DRAM traffic need an NVIDIA GPU).",
+                                  r.cases.size())
+                    : fmt::format("{} of {} cases fail; first “{}”: {}", failed, r.cases.size(), firstFail->name,
+                                  firstFail->message.empty() ? "wrong values." : firstFail->message);
     r.stagesMs["total"] = msSince(t0);
     return r;
 }

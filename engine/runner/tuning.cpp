@@ -186,9 +186,12 @@ report::RunReport Runner::runTuning(const Job& job, const ProgressFn& progressIn
         at.note = verdict == "compiled" ? "Not timed: there is no GPU to run on."
                                         : "Nothing was timed: no configuration passes the cases, and the time of a "
                                           "wrong kernel means nothing. Fix the failing cases first.";
+    } else if (isTritonSource(job.sourceName) && r.executor != "gpu") {
+        at.note = "Not timed: the configurations ran on the CPU interpreter, which checks correctness only (timing "
+                  "needs an NVIDIA GPU).";
     } else if (isTritonSource(job.sourceName)) {
-        at.note = "Not timed: Triton kernels run on the CPU interpreter, which checks correctness only (timing "
-                  "Triton kernels needs the GPU lowering).";
+        at.note = "Not timed: each configuration was checked on the GPU, but timing the configurations of a Triton "
+                  "kernel is not built yet.";
     } else if (!m_options.autotune) {
         at.note = "Not timed: this engine has no autotune phase installed (run through tkm-run or the app).";
     } else if (mustExit() || !context() || !stream()) {

@@ -229,7 +229,7 @@ WorkerMessage parseWorkerLine(std::string_view line)
 std::chrono::milliseconds allowedSilence(std::string_view lastStage, std::chrono::milliseconds deadline,
                                          std::chrono::milliseconds diagnoseGrace)
 {
-    return lastStage == "diagnose" ? std::max(deadline, diagnoseGrace) : deadline;
+    return lastStage == "diagnose" || lastStage == "print" ? std::max(deadline, diagnoseGrace) : deadline;
 }
 
 namespace {

@@ -59,7 +59,8 @@ WorkerMessage parseWorkerLine(std::string_view line);
 /// The deadline rule (docs/run-report.md, "Deadline"): how long a job may stay silent from now, given the stage
 /// of its last progress message ("" when none yet). The allowance starts when the job is sent and starts again at
 /// every progress message; after a "diagnose" message it is max(deadline, diagnoseGrace), since the kernel has
-/// ended and the diagnosis re-runs have their own time limits.
+/// ended and the diagnosis re-runs have their own time limits; so it is after "print" (a launch of a kernel that
+/// calls device printf, which is slow from many threads).
 std::chrono::milliseconds allowedSilence(std::string_view lastStage, std::chrono::milliseconds deadline,
                                          std::chrono::milliseconds diagnoseGrace);
 
