@@ -384,7 +384,7 @@ report::RunReport Runner::runTritonGpu(const Job& job, const problem::ExerciseSp
             r.summary += " Not timed: the kernel's specialisation for the performance case does not compile" +
                          (k ? std::string(".") : ": " + k.error().message);
         } else if (auto loaded = detail::load(s.modules, (*k)->compiled)) {
-            measurePassing(job, spec, meta, (*k)->compiled, (*loaded)->kernel, (*k)->launch, progress, r);
+            measurePassing(job, spec, meta, (*k)->compiled, (*loaded)->kernel, perf->launch, progress, r);
         } else {
             r.summary += " Not timed: " + loaded.error().message;
         }

@@ -33,7 +33,9 @@ struct TritonGpuKernel
     triton::lower::Lowered lowered;                      ///< generated CUDA C++ and its line map
     compile::CompileResult compiled;                     ///< NVRTC's result for lowered.source
     std::optional<report::DiagnosticInfo> internalError; ///< the lowering or NVRTC failed on generated code
-    problem::LaunchDims launch; ///< the binding's grid, 32·num_warps threads, no dynamic shared memory
+    /// 32·num_warps threads, no dynamic shared memory, and the grid of the first case it was made for: the grid
+    /// is per case — use the instance's launch that forCase() set, never this one's grid
+    problem::LaunchDims launch;
     /// Compiled and loadable.
     bool ok() const { return compiled.ok && !internalError; }
 };

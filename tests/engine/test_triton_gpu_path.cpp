@@ -4,6 +4,7 @@
 #include "engine/report/run_report.h"
 #include "engine/runner/device_print.h"
 #include "engine/runner/runner.h"
+#include "engine/runner/triton_gpu.h"
 #include "tests/engine/test_util.h"
 
 #include <gtest/gtest.h>
@@ -92,6 +93,37 @@ TEST(TritonGpuPath, CompileOnlyGivesTheGeneratedSourceAndItsLineMap)
     const RunReport back = j.get<RunReport>();
     ASSERT_EQ(back.compile->generatedLines.size(), r.compile->generatedLines.size());
     EXPECT_EQ(back.compile->generatedLines[0].cuda, r.compile->generatedLines[0].cuda);
+}
+
+TEST(TritonGpuPath, OneSpecialisationServesCasesWithTheirOwnGrids)
+{
+    auto spec = tkm::problem::loadSpec(tkm::test::vectorAddDir());
+    ASSERT_TRUE(spec.ok()) << spec.error().message;
+    auto meta = tkm::problem::resolveMeta(*spec, {});
+    ASSERT_TRUE(meta.ok());
+    tkm::runner::Job job;
+    job.exercise = spec->dir;
+    job.source = readFile(spec->path(spec->triton->solution));
+    job.sourceName = "solution.py";
+    tkm::runner::detail::TritonGpuCompiler compiler(job, *spec, 90);
+    const tkm::runner::detail::TritonGpuKernel* first = nullptr;
+    for (int ci = 0; ci < static_cast<int>(spec->cases.size()); ++ci) {
+        auto inst = tkm::problem::instantiate(*spec, spec->cases[static_cast<size_t>(ci)], *meta, ci);
+        ASSERT_TRUE(inst.ok());
+        const auto n = inst->sizes.at("n");
+        auto k = compiler.forCase(*inst);
+        ASSERT_TRUE(k.ok()) << k.error().message;
+        ASSERT_NE(*k, nullptr);
+        ASSERT_TRUE((*k)->ok());
+        first = first ? first : *k;
+        EXPECT_EQ(*k, first) << "one BLOCK_SIZE: one specialisation";
+        EXPECT_EQ(inst->launch.grid[0], (n + 1023) / 1024) << "case " << ci;
+        EXPECT_EQ(inst->launch.block[0], 128) << "NUM_WARPS = 4";
+    }
+    auto perf = tkm::problem::instantiate(*spec, *spec->performance, *meta, -1);
+    ASSERT_TRUE(perf.ok());
+    ASSERT_TRUE(compiler.forCase(*perf).ok());
+    EXPECT_EQ(perf->launch.grid[0], (perf->sizes.at("n") + 1023) / 1024);
 }
 
 TEST(TritonGpuPath, CheckerErrorsStayTritonCompileErrors)
