@@ -259,7 +259,6 @@ report::RunReport Runner::runTritonGpu(const Job& job, const problem::ExerciseSp
         return errorReport(std::move(r), *target.unusable);
     }
 
-    progress({"compile", 0, 0, "compiling " + job.sourceName + " for the GPU", ""});
     const auto tc = Clock::now();
     detail::TritonGpuCompiler compiler(job, spec, target.cc);
     std::vector<int> indices = job.cases;
@@ -271,7 +270,8 @@ report::RunReport Runner::runTritonGpu(const Job& job, const problem::ExerciseSp
     // Every specialisation up front, so a compile error is one whatever case would show it first.
     const detail::TritonGpuKernel* first = nullptr;
     const detail::TritonGpuKernel* broken = nullptr;
-    for (int ci : indices) {
+    for (size_t i = 0; i < indices.size(); ++i) {
+        const int ci = indices[i];
         if (ci < 0 || ci >= static_cast<int>(spec.cases.size())) {
             return errorReport(std::move(r), engine::makeError(engine::ErrorKind::BadInput,
                                                                fmt::format("case {} does not exist (the exercise has "
@@ -282,6 +282,10 @@ report::RunReport Runner::runTritonGpu(const Job& job, const problem::ExerciseSp
         if (!inst) {
             return errorReport(std::move(r), inst.error());
         }
+        // Each case may need its own specialisation, and each NVRTC compile takes a while: a message per case keeps
+        // the job from reading as silent (worker::allowedSilence).
+        progress({"compile", static_cast<int>(i) + 1, static_cast<int>(indices.size()),
+                  fmt::format("compiling {} for the GPU: case {} of {}", job.sourceName, i + 1, indices.size()), ""});
         auto k = compiler.forCase(*inst);
         if (!k) {
             return errorReport(std::move(r), k.error());
