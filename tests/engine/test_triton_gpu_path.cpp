@@ -126,6 +126,44 @@ TEST(TritonGpuPath, OneSpecialisationServesCasesWithTheirOwnGrids)
     EXPECT_EQ(perf->launch.grid[0], (perf->sizes.at("n") + 1023) / 1024);
 }
 
+// The GPU's diagnosis of a fault (kind and buffer) as the probes give it, then the interpreter's replay.
+tkm::report::FaultInfo replayed(const std::string& file, const std::string& kind, const std::string& buffer)
+{
+    auto spec = tkm::problem::loadSpec(tkm::test::vectorAddDir());
+    EXPECT_TRUE(spec.ok());
+    auto meta = tkm::problem::resolveMeta(*spec, {});
+    tkm::runner::Job job;
+    job.exercise = spec->dir;
+    job.source = readFile(spec->path(file));
+    job.sourceName = std::filesystem::path(file).filename().string();
+    tkm::report::FaultInfo f;
+    f.kind = kind;
+    f.buffer = buffer;
+    f.message = "GPU sentence.";
+    tkm::runner::detail::locateFault(job, *spec, *meta, tkm::runner::detail::RepeatPlan{}, 0, f);
+    return f;
+}
+
+TEST(TritonGpuPath, AGpuFaultIsLocatedByTheInterpreterOrTheDisagreementSaid)
+{
+    const auto agree = replayed("bugs/no-mask.py", "read-past-end", "x");
+    EXPECT_EQ(agree.interpreter, "agrees");
+    EXPECT_EQ(agree.line, 12);
+    EXPECT_EQ(agree.programId, (std::vector<int64_t>{0, 0, 0}));
+    EXPECT_EQ(agree.lane, (std::vector<int64_t>{1}));
+    EXPECT_EQ(agree.message.rfind("GPU sentence.", 0), 0U) << agree.message;
+    EXPECT_NE(agree.message.find("lane 1 of 1024"), std::string::npos) << agree.message;
+
+    const auto other = replayed("bugs/no-mask.py", "write-past-end", "out");
+    EXPECT_EQ(other.interpreter, "disagrees");
+    EXPECT_NE(other.message.find("disagrees with the GPU"), std::string::npos) << other.message;
+
+    const auto clean = replayed("solution.py", "read-past-end", "x");
+    EXPECT_EQ(clean.interpreter, "no-fault");
+    EXPECT_EQ(clean.line, 0);
+    EXPECT_NE(clean.message.find("bug in our lowering"), std::string::npos) << clean.message;
+}
+
 TEST(TritonGpuPath, CheckerErrorsStayTritonCompileErrors)
 {
     const std::string src = "import triton\nimport triton.language as tl\n\n@triton.jit\n"
