@@ -447,6 +447,34 @@ TEST(LowerFastPaths, RowReductionStaysInTheRowsThreadsAndItsBroadcastMovesNoData
     EXPECT_NE(lowered(kRowSoftmax, in, false).find("const int base = "), std::string::npos) << "the floor";
 }
 
+TEST(LowerFastPaths, WideRowNormsAndOnlineSoftmaxStayOffTheFloor)
+{
+    // The module 04 and 08 kernels at their performance sizes: loops over column chunks with 8- or 16-byte loads,
+    // each row statistic a full reduction by butterfly + one shared-memory word per warp, its broadcast a scalar;
+    // no generic reducer and no staged exchange.
+    const Type f = ptr(Elem::F32), i = scalar(Elem::I32), s = scalar(Elem::F32);
+    const std::vector<std::pair<std::string, CheckInput>> cases = {
+        {"content/04-fused-softmax/exercises/layer-norm/solution.py",
+         input("layer_norm_fwd", {f, f, f, f, f, f, i, i, i, s}, {{"BLOCK_SIZE", I(256)}})},
+        {"content/04-fused-softmax/exercises/online-softmax/solution.py",
+         input("softmax_online", {f, f, i, i, i, i}, {{"BLOCK_SIZE", I(1024)}})},
+        {"content/08-pytorch-integration/exercises/rmsnorm-forward/solution.py",
+         input("rmsnorm_fwd", {f, f, f, f, i, i, i, s}, {{"BLOCK_SIZE", I(4096)}})},
+        {"content/08-pytorch-integration/exercises/rmsnorm-backward/solution.py",
+         input("rmsnorm_bwd", {f, f, f, f, f, f, i, i, i}, {{"BLOCK_SIZE", I(4096)}, {"ROWS_PER_PROGRAM", I(4)}})}};
+    for (const auto& [file, in] : cases) {
+        SCOPED_TRACE(file);
+        const std::string fast = lowered(readFile(repoPath(file)), in, true);
+        EXPECT_NE(fast.find("__shfl_xor_sync(0xffffffffu, acc, off)"), std::string::npos) << "butterfly";
+        EXPECT_NE(fast.find("tkm::vload<"), std::string::npos) << "vector loads";
+        EXPECT_EQ(fast.find("const int base = "), std::string::npos) << "no generic reducer";
+        EXPECT_EQ(fast.find("e >= c && e < c + "), std::string::npos) << "no staged exchange";
+        EXPECT_EQ(fast.find("[j + q] == "), std::string::npos) << "contiguous chunks need no element test";
+    }
+    const std::string floor = lowered(readFile(repoPath(cases[0].first)), cases[0].second, false);
+    EXPECT_NE(floor.find("[j + q] == "), std::string::npos) << "the floor tests every element of a chunk";
+}
+
 TEST(LowerFastPaths, AxisAnalysisSeesContiguousOffsetsAndUniformBounds)
 {
     const std::string src = readFile(repoPath("content/02-vector-add/exercises/vector-add/solution.py"));
