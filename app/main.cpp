@@ -1,5 +1,6 @@
 // Triton Kernel Mastery: the desktop app's entry point. Everything lives in tkm_gui (app/*).
 #include "app/common/paths.h"
+#include "app/common/theme.h"
 #include "app/instructor/exercisewindow.h"
 #include "app/instructor/instructormode.h"
 #include "app/progress/progresscontroller.h"
@@ -91,6 +92,7 @@ int main(int argc, char* argv[])
         return exportReport(parser, parser.value(exportFile), root, parser.value(db), parser.value(page),
                             learner.names().first());
 
+    tkm::app::applyTheme(tkm::app::savedTheme());
     tkm::app::MainWindow window;
     window.show();
     // Instructor mode also makes the window load the course with the installed packs applied.
@@ -99,7 +101,8 @@ int main(int argc, char* argv[])
     const bool loaded = window.loadCourse(root);
     auto* progress = new tkm::app::ProgressController(&window, parser.value(db));
     if (loaded) {
-        progress->resume();
+        if (!window.showWelcomeOnFirstStart())
+            progress->resume();
         instructor->restoreFromSettings();
     }
     progress->showOpenNotice();

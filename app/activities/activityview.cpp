@@ -8,10 +8,13 @@
 #include "app/activities/stepthroughview.h"
 #include "app/activities/walkthroughview.h"
 #include "app/common/qtconvert.h"
+#include "app/common/theme.h"
 #include "app/course/coursenavigator.h"
 
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 
 #include "modules/course/model.h"
 
@@ -84,6 +87,36 @@ QWidget* ActivityView::makeHeader(const QString& kindLabel)
     column->addWidget(title);
     layout->addLayout(column, 1);
     return header;
+}
+
+ActivityFooter::ActivityFooter(QWidget* parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("activityFooter"));
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(8, 4, 8, 6);
+    m_previous = new QPushButton(this);
+    m_previous->setObjectName(QStringLiteral("previousActivity"));
+    m_next = makePrimaryButton(QStringLiteral("nextActivity"), this);
+    layout->addWidget(m_previous);
+    layout->addStretch(1);
+    layout->addWidget(m_next);
+    connect(m_previous, &QPushButton::clicked, this, &ActivityFooter::previousClicked);
+    connect(m_next, &QPushButton::clicked, this, &ActivityFooter::nextClicked);
+    setNeighbours({}, {});
+}
+
+void ActivityFooter::setNeighbours(const QString& previousTitle, const QString& nextTitle)
+{
+    // Long titles are elided so the bar never sets a minimum width; the tooltip has them whole.
+    const auto label = [](QPushButton* b, const QString& text) {
+        b->setText(QFontMetrics(b->font()).elidedText(text, Qt::ElideMiddle, 220));
+    };
+    label(m_previous, previousTitle.isEmpty() ? tr("← Previous") : tr("← %1").arg(previousTitle));
+    m_previous->setToolTip(previousTitle.isEmpty() ? QString() : tr("Previous: %1 (Alt+Left)").arg(previousTitle));
+    m_previous->setEnabled(!previousTitle.isEmpty());
+    label(m_next, nextTitle.isEmpty() ? tr("End of the course") : tr("Next: %1 →").arg(nextTitle));
+    m_next->setToolTip(nextTitle.isEmpty() ? QString() : tr("Next: %1 (Alt+Right)").arg(nextTitle));
+    m_next->setEnabled(!nextTitle.isEmpty());
 }
 
 ActivityView* createActivityView(const course::Activity& activity, const ActivityContext& context, QWidget* parent)

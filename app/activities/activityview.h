@@ -9,6 +9,8 @@
 
 #include <functional>
 
+class QPushButton;
+
 namespace tkm::course {
 struct Activity;
 struct Module;
@@ -53,6 +55,8 @@ public:
   virtual void find() {}
   /// Writes unsaved work now (called before the view is replaced or the window closes).
   virtual void saveWork() {}
+  /// The learner pressed Next → on this activity (a lesson then counts as read; other kinds keep their rule).
+  virtual void finishOnNext() {}
 
 signals:
   /// A short line for the status bar.
@@ -79,6 +83,29 @@ protected:
 private:
   const course::Activity &m_activity;
   ActivityContext m_context;
+};
+
+/// The bar at the end of every activity: "← Previous" and "Next: <title> →" (the window fills and connects it).
+class ActivityFooter : public QWidget {
+  Q_OBJECT
+public:
+  explicit ActivityFooter(QWidget *parent = nullptr);
+  /// Titles of the neighbouring activities; an empty title disables that button ("End of the course").
+  void setNeighbours(const QString &previousTitle, const QString &nextTitle);
+  /// The Next → button (for tests).
+  QPushButton *nextButton() const { return m_next; }
+  /// The ← Previous button (for tests).
+  QPushButton *previousButton() const { return m_previous; }
+
+signals:
+  /// Next → was pressed.
+  void nextClicked();
+  /// ← Previous was pressed.
+  void previousClicked();
+
+private:
+  QPushButton *m_previous = nullptr;
+  QPushButton *m_next = nullptr;
 };
 
 /// Creates the view for `activity` (any of the seven kinds).

@@ -32,17 +32,39 @@ LessonView::LessonView(const course::Activity& activity, const ActivityContext& 
                        QStringLiteral("*\n\n") + markdown;
     }
     m_page->setMarkdownText(markdown);
+    m_readLine = new QLabel(this);
+    m_readLine->setObjectName(QStringLiteral("lessonReadLine"));
+    m_readLine->setWordWrap(true);
+    m_readLine->setContentsMargins(16, 4, 16, 4);
+    m_readLine->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(m_readLine);
     markInProgress();
-    // Done once the learner has seen the end of the page (or at once when it fits on the screen).
-    connect(m_page->verticalScrollBar(), &QScrollBar::valueChanged, this, &LessonView::checkScrolledToEnd);
-    connect(m_page->verticalScrollBar(), &QScrollBar::rangeChanged, this, &LessonView::checkScrolledToEnd);
+    showReadState();
+    connect(m_page->verticalScrollBar(), &QScrollBar::valueChanged, this, &LessonView::checkRead);
+    connect(m_page->verticalScrollBar(), &QScrollBar::rangeChanged, this, &LessonView::checkRead);
+    if (context.states)
+        connect(context.states, &ActivityStateStore::stateChanged, this, [this] { showReadState(); });
 }
 
-void LessonView::checkScrolledToEnd()
+void LessonView::checkRead()
 {
+    // Within half a screen of the end: the last paragraphs are on screen; nobody must hunt for the last pixel.
     const QScrollBar* bar = m_page->verticalScrollBar();
-    if (isVisible() && bar->value() >= bar->maximum() - 4)
+    if (isVisible() && bar->value() >= bar->maximum() - bar->pageStep() / 2)
         markDone();
+}
+
+void LessonView::finishOnNext()
+{
+    markDone();
+}
+
+void LessonView::showReadState()
+{
+    const bool read =
+        context().states && context().states->state(moduleId(), activityId()) == ActivityState::Done;
+    m_readLine->setText(read ? tr("✓ Read — this lesson counts as done.")
+                             : tr("This lesson counts as read once you reach its end or press Next →."));
 }
 
 void LessonView::find()

@@ -1,5 +1,6 @@
 #include "app/activities/markdownview.h"
 
+#include "app/activities/formula.h"
 #include "app/common/theme.h"
 #include "app/editor/codetokens.h"
 #include "app/editor/syntaxtheme.h"
@@ -10,6 +11,7 @@
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QTextFrame>
+#include <QTextTable>
 
 namespace tkm::app {
 
@@ -76,7 +78,10 @@ public:
                         break;
                     code << lines[i];
                 }
-                insertCode(container, code, fence.captured(2));
+                if (fence.captured(2).compare(QLatin1String("math"), Qt::CaseInsensitive) == 0)
+                    insertMath(container, code);
+                else
+                    insertCode(container, code, fence.captured(2));
                 continue;
             }
             const QRegularExpressionMatch callout = calloutRe.match(line);
@@ -102,7 +107,63 @@ public:
         flush();
     }
 
+    /// Gives the page's Markdown tables one clean style: no double-ruled borders, a rule under the header row and
+    /// a faint one under each row, padded cells.
+    void styleTables(QTextFrame* frame)
+    {
+        for (QTextFrame* child : frame->childFrames()) {
+            auto* table = qobject_cast<QTextTable*>(child);
+            if (table && !isFormulaTable(table))
+                styleTable(table);
+            if (!isFormulaTable(table))
+                styleTables(child);
+        }
+    }
+
 private:
+    void styleTable(QTextTable* table)
+    {
+        QTextTableFormat f = table->format();
+        f.setBorder(0);
+        f.setBorderStyle(QTextFrameFormat::BorderStyle_None);
+        f.setBorderCollapse(true);
+        f.setCellSpacing(0);
+        f.setCellPadding(0);
+        f.setTopMargin(6);
+        f.setBottomMargin(10);
+        table->setFormat(f);
+        const QColor strong = mix(m_palette.color(QPalette::Base), m_palette.color(QPalette::Text), 0.55);
+        const QColor faint = mix(m_palette.color(QPalette::Base), m_palette.color(QPalette::Text), 0.15);
+        for (int r = 0; r < table->rows(); ++r)
+            for (int c = 0; c < table->columns(); ++c) {
+                QTextTableCell cell = table->cellAt(r, c);
+                QTextTableCellFormat cf = cell.format().toTableCellFormat();
+                for (auto side : {&QTextTableCellFormat::setLeftBorder, &QTextTableCellFormat::setRightBorder,
+                                  &QTextTableCellFormat::setTopBorder})
+                    (cf.*side)(0);
+                cf.setBottomBorder(r == 0 ? 1.5 : 1);
+                cf.setBottomBorderStyle(QTextFrameFormat::BorderStyle_Solid);
+                cf.setBottomBorderBrush(r == 0 ? strong : faint);
+                cf.setTopPadding(4);
+                cf.setBottomPadding(4);
+                cf.setLeftPadding(c == 0 ? 2 : 10);
+                cf.setRightPadding(10);
+                if (r == 0)
+                    cf.setFontWeight(QFont::Bold);
+                cell.setFormat(cf);
+            }
+    }
+
+    void insertMath(QTextFrame* container, const QStringList& lines)
+    {
+        for (const QString& line : lines) {
+            if (line.trimmed().isEmpty())
+                continue;
+            QTextCursor cursor = container->lastCursorPosition();
+            insertFormula(cursor, line, m_palette);
+        }
+    }
+
     void insertCode(QTextFrame* container, const QStringList& code, const QString& language)
     {
         QTextCursor cursor = container->lastCursorPosition();
@@ -210,7 +271,9 @@ void renderMarkdown(QTextDocument* document, const QString& markdown, const QPal
 {
     document->clear();
     document->setDocumentMargin(16);
-    Renderer(document, palette).render(document->rootFrame(), markdown);
+    Renderer renderer(document, palette);
+    renderer.render(document->rootFrame(), markdown);
+    renderer.styleTables(document->rootFrame());
 }
 
 MarkdownView::MarkdownView(QWidget* parent) : QTextBrowser(parent)

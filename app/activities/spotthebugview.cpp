@@ -159,7 +159,8 @@ bool SpotTheBugView::pick(int line)
             storeValue(QStringLiteral("wrong_picks"), m_wrong);
             emit statusMessage(tr("Found it."));
         }
-        markDone();
+        if (!m_revealing) // a revealed answer is not a bug found (modules/progress/completion.h)
+            markDone();
     } else {
         ++m_wrong;
         m_listing->markerAdd(line - 1, kMarkerWrong);

@@ -92,7 +92,8 @@ StepThroughView::StepThroughView(const course::Activity& activity, const Activit
     m_player = new QTimer(this);
     m_player->setInterval(2200);
     connect(m_player, &QTimer::timeout, this, [this] {
-        if (!next())
+        // Stop on reaching the last step, not one tick later: the button then offers Play again at once.
+        if (!next() || m_step >= stepCount() - 1)
             setPlaying(false);
     });
     connect(m_back, &QPushButton::clicked, this, [this] { back(); });
@@ -179,7 +180,8 @@ void StepThroughView::updateControls()
 {
     m_back->setEnabled(m_step > 0);
     m_next->setEnabled(m_step < stepCount() - 1);
-    m_play->setText(isPlaying() ? tr("❚❚ &Pause") : tr("▶ &Play"));
+    const bool atEnd = stepCount() > 1 && m_step >= stepCount() - 1;
+    m_play->setText(isPlaying() ? tr("❚❚ &Pause") : (atEnd ? tr("↻ Play &again") : tr("▶ &Play")));
     QString dots;
     for (int i = 0; i < stepCount(); ++i)
         dots += i == m_step ? QStringLiteral("●") : QStringLiteral("○");

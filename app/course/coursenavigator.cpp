@@ -53,20 +53,31 @@ QString activityKindLabel(const QString& kind)
 
 CourseNavigator::CourseNavigator(QWidget* parent) : QTreeWidget(parent)
 {
-    setColumnCount(1);
+    // Column 0: the kind's icon and the title; column 1: the state's icon (new, in progress, done).
+    setColumnCount(2);
     setHeaderHidden(true);
+    header()->setStretchLastSection(false);
+    header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    header()->setSectionResizeMode(1, QHeaderView::Fixed);
+    header()->resizeSection(1, 24);
+    setTextElideMode(Qt::ElideRight);
     setRootIsDecorated(true);
     setUniformRowHeights(true);
     setIconSize(QSize(16, 16));
     setAccessibleName(tr("Course"));
-    connect(this, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
-        if (item && item->data(0, kActivityRole).isValid())
+    const auto choose = [this](QTreeWidgetItem* item) {
+        if (!item)
+            return;
+        if (item->data(0, kActivityRole).isValid())
             emit activityChosen(item->data(0, kModuleRole).toInt(), item->data(0, kActivityRole).toInt());
-    });
-    // A single click (or the arrow keys) on an activity opens it too: the tree is the table of contents.
-    connect(this, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
-        if (!m_selecting && item && item->data(0, kActivityRole).isValid())
-            emit activityChosen(item->data(0, kModuleRole).toInt(), item->data(0, kActivityRole).toInt());
+        else
+            emit moduleChosen(item->data(0, kModuleRole).toInt());
+    };
+    connect(this, &QTreeWidget::itemActivated, this, choose);
+    // A single click (or the arrow keys) on a row opens it too: the tree is the table of contents.
+    connect(this, &QTreeWidget::currentItemChanged, this, [this, choose](QTreeWidgetItem* item) {
+        if (!m_selecting)
+            choose(item);
     });
 }
 
@@ -88,7 +99,7 @@ void CourseNavigator::setCourse(const course::Course* course, ActivityStateStore
         QFont bold = moduleItem->font(0);
         bold.setBold(true);
         moduleItem->setFont(0, bold);
-        moduleItem->setToolTip(0, qs(module.summary));
+        moduleItem->setToolTip(0, tr("%1. %2\n%3").arg(module.order).arg(qs(module.title), qs(module.summary)));
         for (int a = 0; a < static_cast<int>(module.activities.size()); ++a) {
             auto* item = new QTreeWidgetItem(moduleItem);
             item->setData(0, kModuleRole, m);
@@ -106,9 +117,14 @@ void CourseNavigator::updateItem(QTreeWidgetItem* item, int module, int activity
     const ActivityState state =
         m_states ? m_states->state(qs(m_course->modules[module].id), qs(a.id)) : ActivityState::New;
     item->setText(0, qs(a.title));
-    item->setIcon(0, activityStateIcon(state));
-    item->setToolTip(0, tr("%1 · %2").arg(activityKindLabel(kind), ActivityStateStore::stateName(state)));
-    item->setData(0, Qt::AccessibleDescriptionRole, item->toolTip(0));
+    item->setIcon(0, activityKindIcon(kind));
+    item->setIcon(1, activityStateIcon(state));
+    // The full title: the dock is narrow and long titles are elided.
+    const QString tip = tr("%1\n%2 · %3").arg(qs(a.title), activityKindLabel(kind), ActivityStateStore::stateName(state));
+    item->setToolTip(0, tip);
+    item->setToolTip(1, tip);
+    item->setData(0, Qt::AccessibleDescriptionRole, tr("%1 · %2").arg(activityKindLabel(kind),
+                                                                     ActivityStateStore::stateName(state)));
 }
 
 void CourseNavigator::updateModule(int module)
@@ -117,14 +133,33 @@ void CourseNavigator::updateModule(int module)
     if (!moduleItem)
         return;
     const course::Module& m = m_course->modules[module];
+    const auto [done, total] = moduleCounts(module);
+    moduleItem->setText(0, tr("%1. %2  (%3/%4)").arg(m.order).arg(qs(m.title)).arg(done).arg(total));
+    moduleItem->setIcon(1, activityStateIcon(done == total && total > 0 ? ActivityState::Done
+                                             : done > 0                 ? ActivityState::InProgress
+                                                                        : ActivityState::New));
+}
+
+QPair<int, int> CourseNavigator::moduleCounts(int module) const
+{
+    if (!m_course || module < 0 || module >= static_cast<int>(m_course->modules.size()))
+        return {0, 0};
+    const course::Module& m = m_course->modules[module];
     int done = 0;
     for (const course::Activity& a : m.activities)
         done += m_states && m_states->state(qs(m.id), qs(a.id)) == ActivityState::Done;
-    const int total = static_cast<int>(m.activities.size());
-    moduleItem->setText(0, tr("%1. %2  (%3/%4)").arg(m.order).arg(qs(m.title)).arg(done).arg(total));
-    moduleItem->setIcon(0, activityStateIcon(done == total && total > 0 ? ActivityState::Done
-                                             : done > 0                 ? ActivityState::InProgress
-                                                                        : ActivityState::New));
+    return {done, static_cast<int>(m.activities.size())};
+}
+
+bool CourseNavigator::selectModule(int module)
+{
+    QTreeWidgetItem* item = topLevelItem(module);
+    if (!item)
+        return false;
+    m_selecting = true;
+    setCurrentItem(item);
+    m_selecting = false;
+    return true;
 }
 
 void CourseNavigator::onStateChanged(const QString& moduleId, const QString& activityId, ActivityState)

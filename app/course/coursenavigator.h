@@ -29,12 +29,18 @@ public:
   QPair<int, int> previousActivity() const;
   /// The tree item of an activity (nullptr when out of range).
   QTreeWidgetItem *activityItem(int module, int activity) const;
+  /// Selects a module row [0-based] without emitting moduleChosen; false when out of range.
+  bool selectModule(int module);
+  /// Activities done and activities in a module [0-based]: the counts the row shows, as the dashboard counts them.
+  QPair<int, int> moduleCounts(int module) const;
   /// Re-reads every state from the store (after a bulk change).
   void refreshStates();
 
 signals:
   /// The learner chose an activity [0-based indices].
   void activityChosen(int module, int activity);
+  /// The learner chose a module row [0-based]: the window shows its overview.
+  void moduleChosen(int module);
 
 private:
   void updateItem(QTreeWidgetItem *item, int module, int activity);

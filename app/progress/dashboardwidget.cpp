@@ -1,6 +1,7 @@
 #include "app/progress/dashboardwidget.h"
 
 #include "app/common/format.h"
+#include "app/common/theme.h"
 #include "app/progress/reportcharts.h"
 
 #include <QHBoxLayout>
@@ -61,6 +62,14 @@ DashboardWidget::DashboardWidget(QWidget* parent) : QWidget(parent)
 {
     auto* content = new QWidget;
     auto* layout = new QVBoxLayout(content);
+    m_continue = makePrimaryButton(QStringLiteral("continueButton"), content);
+    m_continue->hide();
+    connect(m_continue, &QPushButton::clicked, this,
+            [this] { emit activityRequested(m_continueModule, m_continueActivity, {}); });
+    auto* continueRow = new QHBoxLayout;
+    continueRow->addWidget(m_continue);
+    continueRow->addStretch(1);
+    layout->addLayout(continueRow);
     auto* top = new QHBoxLayout;
     m_totals = new QLabel(content);
     m_totals->setWordWrap(true);
@@ -183,6 +192,14 @@ void DashboardWidget::setData(const ReportData& data)
     }
     for (QTreeWidget* t : {m_modules, m_exercises, m_review})
         fitHeight(t);
+}
+
+void DashboardWidget::setContinue(const QString& title, const QString& moduleId, const QString& activityId)
+{
+    m_continueModule = moduleId;
+    m_continueActivity = activityId;
+    m_continue->setText(tr("Continue where you left off: %1 →").arg(title));
+    m_continue->setVisible(!title.isEmpty());
 }
 
 void DashboardWidget::onItemActivated(QTreeWidgetItem* item)

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QLabel;
+class QPushButton;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -25,6 +26,10 @@ public:
                  const QString& learnerName = {}, const QMap<QString, SolutionFigures>& solutions = {});
     /// Shows already gathered data.
     void setData(const ReportData& data);
+    /// The "Continue where you left off" button: opens this activity; hidden when `title` is empty.
+    void setContinue(const QString& title, const QString& moduleId, const QString& activityId);
+    /// That button (for tests).
+    QPushButton* continueButton() const { return m_continue; }
 
     QTreeWidget* modulesTable() const { return m_modules; }     ///< one row per module (for tests)
     QTreeWidget* exercisesTable() const { return m_exercises; } ///< one row per exercise (for tests)
@@ -41,6 +46,9 @@ private:
     void onItemActivated(QTreeWidgetItem* item);
 
     QLabel* m_totals = nullptr;
+    QPushButton* m_continue = nullptr;
+    QString m_continueModule;
+    QString m_continueActivity;
     QLabel* m_error = nullptr;
     QLabel* m_chart = nullptr;
     QTreeWidget* m_modules = nullptr;

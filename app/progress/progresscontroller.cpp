@@ -203,6 +203,8 @@ void ProgressController::onActivityOpened(const QString& moduleId, const QString
     auto* exercise = qobject_cast<ExerciseView*>(m_window->currentView());
     m_history->setExercise(m_db.store, exercise ? moduleId : QString(), exercise ? activityId : QString(),
                            activityTitle(moduleId, activityId));
+    if (!exercise) // runs happen in exercises only: no dock of them elsewhere
+        m_historyDock->hide();
     if (!m_db.store)
         return;
     if (auto placed = m_db.store->setPosition({moduleId.toStdString(), activityId.toStdString()}); !placed)
@@ -278,8 +280,16 @@ bool ProgressController::eventFilter(QObject* watched, QEvent* event)
 
 void ProgressController::refreshDashboard()
 {
-    if (m_db.store)
-        m_dashboard->refresh(*m_db.store, outline(), learnerName());
+    if (!m_db.store)
+        return;
+    m_dashboard->refresh(*m_db.store, outline(), learnerName());
+    const auto position = m_db.store->position();
+    if (position && position->has_value()) {
+        const QString m = qs((*position)->where.moduleId), a = qs((*position)->where.activityId);
+        m_dashboard->setContinue(activityTitle(m, a), m, a);
+    } else {
+        m_dashboard->setContinue({}, {}, {});
+    }
 }
 
 bool ProgressController::exportReport(const QString& path, QPageSize::PageSizeId page, QString* error)

@@ -91,7 +91,7 @@ QList<RooflinePoint> rooflinePoints(const QString& name, const QJsonObject& repo
 RooflineChart::RooflineChart(QWidget* parent) : QChartView(parent)
 {
     makeChart(this)->setTitle(tr("Run a kernel to see it on the roofline."));
-    setMinimumSize(320, 240);
+    setMinimumSize(200, 110); // a small dock scales the chart down; it never sets the window's height
 }
 
 bool RooflineChart::setReports(const QList<NamedReport>& reports)
@@ -214,7 +214,7 @@ bool RooflineChart::setReports(const QList<NamedReport>& reports)
 BaselineChart::BaselineChart(QWidget* parent) : QChartView(parent)
 {
     makeChart(this)->setTitle(tr("Run a kernel to compare it with the baselines."));
-    setMinimumSize(320, 240);
+    setMinimumSize(200, 110); // a small dock scales the chart down; it never sets the window's height
 }
 
 bool BaselineChart::setReports(const QList<NamedReport>& reports)

@@ -138,6 +138,11 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     m_correctness->setOpenLinks(false);
     connect(m_correctness, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
         // diag:LINE:COLUMN
+        if (url.toString() == QLatin1String("details:engine")) { // the raw reason behind "details"
+            m_showEngineDetails = !m_showEngineDetails;
+            render();
+            return;
+        }
         const QStringList parts = url.toString().split(QLatin1Char(':'));
         if (parts.size() == 3 && parts[0] == QLatin1String("diag"))
             emit diagnosticActivated(parts[1].toInt(), parts[2].toInt());
@@ -164,6 +169,7 @@ void ResultsView::showReport(const QJsonObject& report)
 {
     m_report = report;
     m_notice.clear();
+    m_showEngineDetails = false;
     m_progressRow->hide();
     render();
     if (report.value(QStringLiteral("autotune")).toObject().contains(QStringLiteral("samples")))
@@ -281,7 +287,8 @@ QString ResultsView::correctnessHtml() const
     html += QStringLiteral("<table width=\"100%\" cellpadding=\"8\" cellspacing=\"0\"><tr><td bgcolor=\"%1\">"
                            "<span style=\"color: white; font-size: large; font-weight: bold;\">%2</span>"
                            "<span style=\"color: white;\">&nbsp;&nbsp;%3</span></td></tr></table>")
-                .arg(colour.name(), esc(verdictTitle(verdict)), escLines(str(m_report, "summary")));
+                .arg(verdictBannerColor(verdict).name(), esc(verdictTitle(verdict)),
+                     escLines(str(m_report, "summary")));
 
     // What ran, where.
     QStringList context;
@@ -305,13 +312,15 @@ QString ResultsView::correctnessHtml() const
 
     // Engine-level error (no GPU, worker crash, …).
     const QJsonObject error = obj(m_report, "error");
-    if (!error.isEmpty() && str(error, "message") != str(m_report, "summary")) {
-        QString text = escLines(str(error, "message"));
-        if (str(error, "kind") == QLatin1String("no-gpu") || str(error, "kind") == QLatin1String("no-driver"))
-            text +=
-                QStringLiteral("<br>") +
-                esc(tr("Lessons, quizzes and compile checks work; running kernels needs an NVIDIA GPU and driver."));
-        html += box(colour, text);
+    const bool noGpu =
+        str(error, "kind") == QLatin1String("no-gpu") || str(error, "kind") == QLatin1String("no-driver");
+    if (noGpu) {
+        // The banner's summary has said it in plain words; the raw reason (cuInit, libcuda.so.1 …) is one click away.
+        html += QStringLiteral("<p style=\"color: %1;\"><a href=\"details:engine\">%2</a>%3</p>")
+                    .arg(muted.name(), esc(m_showEngineDetails ? tr("Hide details") : tr("Details")),
+                         m_showEngineDetails ? QStringLiteral(": ") + escLines(str(error, "message")) : QString());
+    } else if (!error.isEmpty() && str(error, "message") != str(m_report, "summary")) {
+        html += box(colour, escLines(str(error, "message")));
     }
 
     // Compile.
@@ -432,11 +441,6 @@ QString ResultsView::correctnessHtml() const
                             .arg(cc.name(), notes.join(QStringLiteral("<br>")));
         }
         html += QStringLiteral("</table>");
-    } else if (verdict == QLatin1String("compiled")) {
-        html +=
-            QStringLiteral("<p>%1</p>")
-                .arg(esc(tr("The source compiles. The cases run when a GPU is present: lessons, quizzes and compile "
-                            "checks work here; running kernels needs an NVIDIA GPU and driver.")));
     }
     return html;
 }

@@ -85,6 +85,7 @@ private:
   BaselineChart *m_bars = nullptr;
   AutotuneResults *m_autotune = nullptr;
   QString m_notice; ///< shown instead of a report ("Run cancelled.")
+  bool m_showEngineDetails = false; ///< the raw engine error under "Details" is open
 };
 
 } // namespace tkm::app

@@ -4,18 +4,23 @@
 #include "app/activities/markdownview.h"
 #include "app/common/paths.h"
 #include "app/common/qtconvert.h"
+#include "app/common/theme.h"
 #include "app/course/coursenavigator.h"
+#include "app/course/moduleoverview.h"
 #include "app/engine/engineclient.h"
 #include "app/results/resultsview.h"
 #include "app/shell/statusarea.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -28,6 +33,10 @@
 void tkmInitResources(); // app/shell/resources.cpp
 
 namespace tkm::app {
+
+namespace {
+constexpr char kWelcomeShownKey[] = "course/welcome_shown";
+} // namespace
 
 MainWindow::MainWindow(const QString& workerPath, QWidget* parent) : Shell(parent)
 {
@@ -50,7 +59,27 @@ MainWindow::MainWindow(const QString& workerPath, QWidget* parent) : Shell(paren
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setWordWrap(true);
     hostLayout->addWidget(m_message);
+    // The view sits in a scroll area: a view's minimum size (a wide drag-match board, an editor beside a prompt)
+    // scrolls instead of setting the window's, so the window fits a small screen on every activity kind.
+    m_viewScroll = new QScrollArea(m_activityHost);
+    m_viewScroll->setObjectName(QStringLiteral("activityScroll"));
+    m_viewScroll->setWidgetResizable(true);
+    m_viewScroll->setFrameShape(QFrame::NoFrame);
+    m_viewScroll->hide();
+    hostLayout->addWidget(m_viewScroll, 1);
+    m_footer = new ActivityFooter(m_activityHost);
+    m_footer->hide();
+    hostLayout->addWidget(m_footer);
+    connect(m_footer, &ActivityFooter::nextClicked, this, [this] {
+        if (m_view)
+            m_view->finishOnNext();
+        goNext();
+    });
+    connect(m_footer, &ActivityFooter::previousClicked, this, [this] { goPrevious(); });
     m_centre->addWidget(m_activityHost);
+    m_coursePage = new CoursePage(m_centre);
+    m_centre->addWidget(m_coursePage);
+    connect(m_coursePage, &CoursePage::activityRequested, this, [this](int m, int a) { openActivity(m, a); });
     setCentralWidget(m_centre);
 
     m_navigator = new CourseNavigator(this);
@@ -60,12 +89,14 @@ MainWindow::MainWindow(const QString& workerPath, QWidget* parent) : Shell(paren
     m_navigatorDock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable);
     addDockWidget(Qt::LeftDockWidgetArea, m_navigatorDock);
     connect(m_navigator, &CourseNavigator::activityChosen, this, [this](int m, int a) { openActivity(m, a); });
+    connect(m_navigator, &CourseNavigator::moduleChosen, this, [this](int m) { showModuleOverview(m); });
 
     m_results = new ResultsView(this);
     m_resultsDock = new QDockWidget(tr("Results"), this);
     m_resultsDock->setObjectName(QStringLiteral("ResultsDock"));
     m_resultsDock->setWidget(m_results);
     addDockWidget(Qt::BottomDockWidgetArea, m_resultsDock);
+    m_resultsDock->hide(); // shown where runs happen, once a run starts
     connect(m_results, &ResultsView::cancelRequested, m_engine, &EngineClient::cancel);
 
     m_status = new StatusArea(this);
@@ -87,13 +118,15 @@ MainWindow::MainWindow(const QString& workerPath, QWidget* parent) : Shell(paren
     connect(m_engine, &EngineClient::busyChanged, this, [this] { updateActions(); });
 
     buildMenus();
-    resize(1400, 900);
+    // First start: 1400×900 or 92 % of the screen, whichever is smaller; a saved geometry is clamped the same way.
+    const QScreen* here = screen() ? screen() : QGuiApplication::primaryScreen();
+    const QSize avail = here ? here->availableGeometry().size() : QSize(1400, 900);
+    resize(QSize(1400, 900).boundedTo(QSize(avail.width() * 92 / 100, avail.height() * 92 / 100)));
     QSettings settings;
     restoreGeometry(settings.value(QLatin1String(settings::kGeometry)).toByteArray());
-    if (!restoreState(settings.value(QLatin1String(settings::kWindowState)).toByteArray()))
-        // First start: the activity gets most of the height, the results dock a quarter (or its minimum height when
-        // that is more). The dock layout exists only once the window is shown, hence after the constructor.
-        QTimer::singleShot(0, this, [this] { resizeDocks({m_resultsDock}, {height() / 4}, Qt::Vertical); });
+    restoreState(settings.value(QLatin1String(settings::kWindowState)).toByteArray());
+    m_resultsDock->hide(); // whatever the saved state says: no activity is open yet
+    fitToScreen();
     updateActions();
 }
 
@@ -168,8 +201,10 @@ void MainWindow::buildMenus()
     toggleResults->setText(tr("&Results"));
     toggleResults->setShortcut(QKeySequence(Qt::Key_F8));
     view->addAction(toggleResults);
+    buildThemeMenu(view);
     view->addSeparator();
 
+    help->addAction(tr("&Welcome page"), this, &MainWindow::showWelcome);
     help->addAction(tr("&About Triton Kernel Mastery"), this, [this] {
         QMessageBox::about(
             this, tr("About Triton Kernel Mastery"),
@@ -178,6 +213,117 @@ void MainWindow::buildMenus()
                "reference and measured against the device's ceilings.</p>"));
     });
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::buildThemeMenu(QMenu* view)
+{
+    QMenu* themes = view->addMenu(tr("&Theme"));
+    auto* group = new QActionGroup(themes);
+    const Theme current = savedTheme();
+    for (const auto& [theme, label] : {std::pair{Theme::System, tr("&System")}, std::pair{Theme::Light, tr("&Light")},
+                                       std::pair{Theme::Dark, tr("&Dark")}}) {
+        QAction* a = themes->addAction(label, this, [theme] { applyTheme(theme); });
+        a->setCheckable(true);
+        a->setChecked(theme == current);
+        a->setObjectName(QStringLiteral("theme-") + themeKey(theme));
+        group->addAction(a);
+    }
+}
+
+void MainWindow::fitToScreen()
+{
+    const QScreen* here = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (!here)
+        return;
+    const QRect avail = here->availableGeometry();
+    // The title bar and borders sit outside geometry() (known once the window manager framed the window).
+    const QSize frame = frameGeometry().size() - geometry().size();
+    const QSize size = this->size().boundedTo(avail.size() - frame);
+    if (size != this->size())
+        resize(size);
+    QRect g = frameGeometry();
+    if (g.right() > avail.right())
+        g.moveRight(avail.right());
+    if (g.bottom() > avail.bottom())
+        g.moveBottom(avail.bottom());
+    if (g.left() < avail.left())
+        g.moveLeft(avail.left());
+    if (g.top() < avail.top())
+        g.moveTop(avail.top());
+    if (g.topLeft() != frameGeometry().topLeft())
+        move(g.topLeft());
+}
+
+bool MainWindow::showsResults(const course::Activity& activity)
+{
+    if (activity.kind == course::ActivityKind::Exercise)
+        return true;
+    const auto* bug = activity.as<course::SpotTheBug>();
+    return bug && bug->run.has_value();
+}
+
+void MainWindow::showCentrePage(QWidget* page)
+{
+    closeView(false);
+    m_footer->hide();
+    m_resultsDock->hide();
+    m_resultsDock->toggleViewAction()->setEnabled(false);
+    m_centre->setCurrentWidget(page);
+    updateActions();
+}
+
+void MainWindow::showWelcome()
+{
+    if (!m_course)
+        return;
+    QSettings().setValue(QLatin1String(kWelcomeShownKey), true);
+    m_coursePage->showWelcome(*m_course);
+    showCentrePage(m_coursePage);
+    setWindowTitle(tr("Welcome — %1").arg(qs(m_course->title)));
+}
+
+bool MainWindow::showWelcomeOnFirstStart()
+{
+    QSettings settings;
+    if (!m_course || settings.value(QLatin1String(kWelcomeShownKey)).toBool() ||
+        settings.contains(QLatin1String(settings::kLastActivity)))
+        return false;
+    showWelcome();
+    return true;
+}
+
+bool MainWindow::showModuleOverview(int module)
+{
+    if (!m_course || module < 0 || module >= static_cast<int>(m_course->modules.size()))
+        return false;
+    m_coursePage->showModule(*m_course, module, m_states);
+    showCentrePage(m_coursePage);
+    m_navigator->selectModule(module);
+    setWindowTitle(tr("%1 — %2").arg(qs(m_course->modules[module].title), qs(m_course->title)));
+    return true;
+}
+
+void MainWindow::closeView(bool now)
+{
+    if (!m_view)
+        return;
+    m_view->saveWork();
+    m_viewScroll->takeWidget();
+    m_view->hide();
+    if (now)
+        delete m_view;
+    else
+        m_view->deleteLater();
+    m_view = nullptr;
+}
+
+void MainWindow::updateFooter()
+{
+    const auto title = [this](QPair<int, int> at) {
+        return at.first < 0 ? QString() : qs(m_course->modules[at.first].activities[at.second].title);
+    };
+    m_footer->setNeighbours(title(m_navigator->previousActivity()), title(m_navigator->nextActivity()));
+    m_footer->show();
 }
 
 void MainWindow::updateActions()
@@ -200,9 +346,8 @@ bool MainWindow::loadCourse(const QString& contentRoot)
         return false;
     }
     if (m_view) { // a reload: the open view points into the old course
-        m_view->saveWork();
-        delete m_view;
-        m_view = nullptr;
+        closeView(true);
+        m_footer->hide();
         m_message->show();
     }
     m_course = std::make_unique<course::Course>(std::move(*result.course));
@@ -246,26 +391,27 @@ bool MainWindow::openActivity(int module, int activity)
     const course::Module& m = m_course->modules[module];
     if (activity < 0 || activity >= static_cast<int>(m.activities.size()))
         return false;
-    if (m_view) {
-        m_view->saveWork();
-        m_view->hide();
-        m_view->deleteLater();
-        m_view = nullptr;
-    }
+    closeView(false);
     ActivityContext context;
     context.engine = m_engine;
     context.states = m_states;
     context.module = &m;
     context.confirm = [this](const QString& question) { return m_confirm ? m_confirm(question) : true; };
-    m_view = createActivityView(m.activities[activity], context, m_activityHost);
+    m_view = createActivityView(m.activities[activity], context, m_viewScroll->viewport());
     m_message->hide();
-    m_activityHost->layout()->addWidget(m_view);
+    m_viewScroll->setWidget(m_view);
+    m_viewScroll->show();
     connect(m_view, &ActivityView::statusMessage, this,
             [this](const QString& text) { statusBar()->showMessage(text, 6000); });
     connect(m_view, &ActivityView::comparisonReport, m_results, &ResultsView::setComparison);
+    // Results belong to runs of this activity: none shown elsewhere, and collapsed until the first run here.
+    m_results->clear();
     m_results->clearComparisons();
+    m_resultsDock->hide();
+    m_resultsDock->toggleViewAction()->setEnabled(showsResults(m.activities[activity]));
     m_centre->setCurrentWidget(m_activityHost);
     m_navigator->selectActivity(module, activity);
+    updateFooter();
     QSettings().setValue(QLatin1String(settings::kLastActivity),
                          QString(qs(m.id) + QLatin1Char('/') + qs(m.activities[activity].id)));
     setWindowTitle(tr("%1 — %2").arg(qs(m.activities[activity].title), qs(m_course->title)));
@@ -356,6 +502,7 @@ bool MainWindow::showPage(const QString& id)
     QWidget* page = m_pages.value(id);
     if (!page)
         return false;
+    m_resultsDock->hide();
     m_centre->setCurrentWidget(page);
     return true;
 }
@@ -380,6 +527,7 @@ void MainWindow::onJobStarted(int jobId, const QString& title)
     if (m_engine->isQuiet(jobId))
         return;
     m_results->showRunning(title);
+    m_results->tabs()->setCurrentIndex(0); // a new run opens on Correctness
     m_resultsDock->show();
     m_resultsDock->raise();
     updateActions();
@@ -391,7 +539,11 @@ void MainWindow::onJobFinished(int jobId, const QJsonObject& report)
         return;
     m_results->showReport(report);
     m_resultsDock->show();
-    statusBar()->showMessage(report.value(QStringLiteral("summary")).toString().section(QLatin1Char('\n'), 0, 0), 8000);
+    // The results say it; the status bar repeats a verdict only, never the no-GPU sentence the status area holds.
+    const QString kind = report.value(QStringLiteral("error")).toObject().value(QStringLiteral("kind")).toString();
+    if (kind != QLatin1String("no-gpu") && kind != QLatin1String("no-driver"))
+        statusBar()->showMessage(report.value(QStringLiteral("summary")).toString().section(QLatin1Char('\n'), 0, 0),
+                                 8000);
     updateActions();
 }
 
@@ -400,9 +552,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     QSettings settings;
     settings.setValue(QLatin1String(settings::kGeometry), saveGeometry());
     settings.setValue(QLatin1String(settings::kWindowState), saveState());
-    if (m_view) // let the view save its work (the exercise flushes the learner's code)
-        delete m_view;
-    m_view = nullptr;
+    closeView(true); // let the view save its work (the exercise flushes the learner's code)
     event->accept();
 }
 

@@ -18,9 +18,11 @@ class QAction;
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QScrollArea;
 class QStackedWidget;
 
 namespace tkm::course {
+struct Activity;
 struct Course;
 struct CourseLoadResult;
 struct Diagnostic;
@@ -28,7 +30,9 @@ struct Diagnostic;
 
 namespace tkm::app {
 
+class ActivityFooter;
 class ActivityView;
+class CoursePage;
 class CourseNavigator;
 class EngineClient;
 class ResultsView;
@@ -59,6 +63,21 @@ public:
     bool goPrevious();
     /// Asks the worker for its GPU (status area); call once the window is up.
     void queryDevices();
+    /// Shows the welcome page (what the course is, how long, what works without a GPU, where to start).
+    void showWelcome();
+    /// On the first start (no activity ever opened, welcome never shown) shows the welcome page and returns true.
+    bool showWelcomeOnFirstStart();
+    /// Shows the overview of a module [0-based]: its activities, progress and the interviewer's probes.
+    bool showModuleOverview(int module);
+    /// The welcome and module overview page.
+    CoursePage* coursePage() const { return m_coursePage; }
+    /// The bar under the activity with ← Previous and Next →.
+    ActivityFooter* footer() const { return m_footer; }
+    /// Whether results are shown for an activity: exercises and spot-the-bugs with a runnable kernel.
+    static bool showsResults(const course::Activity& activity);
+    /// Shrinks and moves the window so that it lies inside its screen's available area (after restoring a geometry
+    /// saved on a larger screen, or at 150 % scaling).
+    void fitToScreen();
 
     /// The view of the open activity (nullptr when a page or nothing is shown).
     ActivityView* currentView() const override { return m_view; }
@@ -100,6 +119,10 @@ private:
     void buildMenus();
     void showCourseErrors(const std::vector<course::Diagnostic>& diagnostics, const QString& root);
     void updateActions();
+    void updateFooter();
+    void closeView(bool now);
+    void showCentrePage(QWidget* page);
+    void buildThemeMenu(QMenu* view);
     void onJobStarted(int jobId, const QString& title);
     void onJobFinished(int jobId, const QJsonObject& report);
 
@@ -114,6 +137,9 @@ private:
     QStackedWidget* m_centre = nullptr;
     QWidget* m_activityHost = nullptr;
     ActivityView* m_view = nullptr;
+    QScrollArea* m_viewScroll = nullptr;
+    ActivityFooter* m_footer = nullptr;
+    CoursePage* m_coursePage = nullptr;
     QLabel* m_message = nullptr;
     QHash<QString, QWidget*> m_pages;
     QHash<MenuId, QMenu*> m_menus;

@@ -6,14 +6,14 @@
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QLabel>
+#include <QMessageBox>
 
 namespace tkm::app {
 
 QString noGpuSentence()
 {
-    return StatusArea::tr(
-        "No NVIDIA GPU: lessons, quizzes and compile checks work; running kernels needs an NVIDIA GPU "
-        "and driver.");
+    return StatusArea::tr("No NVIDIA GPU: Triton kernels run on the CPU interpreter, CUDA kernels are compiled only, "
+                          "and nothing is timed.");
 }
 
 GpuInfo parseDevicesReport(const QJsonObject& report)
@@ -47,6 +47,18 @@ StatusArea::StatusArea(QWidget* parent) : QWidget(parent)
     m_label = new QLabel(tr("Looking for a GPU…"), this);
     m_label->setTextFormat(Qt::PlainText);
     layout->addWidget(m_label);
+    m_details = new QLabel(this);
+    m_details->setObjectName(QStringLiteral("gpuDetails"));
+    m_details->setTextFormat(Qt::RichText);
+    m_details->setText(QStringLiteral("<a href=\"details\">%1</a>").arg(tr("details")));
+    m_details->hide();
+    layout->addWidget(m_details);
+    connect(m_details, &QLabel::linkActivated, this, [this] {
+        auto* box = new QMessageBox(QMessageBox::Information, tr("Why no GPU is used"),
+                                    tr("The engine worker reported:\n\n%1").arg(m_gpu.message), QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
 }
 
 QString StatusArea::text() const
@@ -78,13 +90,13 @@ void StatusArea::showGpu(const GpuInfo& info)
         m_label->setToolTip(tr("Kernels run on this GPU through the engine worker (tkm-run)."));
         m_label->setAutoFillBackground(false);
         m_label->setStyleSheet(QString());
+        m_details->hide();
     } else {
+        // Said once, in plain words; the raw reason (cuInit, libcuda.so.1 …) sits behind "details".
         m_label->setText(noGpuSentence());
-        m_label->setToolTip(info.message);
-        const QColor amber = verdictColor(QString(), palette());
-        m_label->setStyleSheet(
-            QStringLiteral("QLabel { color: white; background: %1; padding: 2px 8px; border-radius: 3px; }")
-                .arg(amber.name()));
+        m_label->setToolTip(QString());
+        m_label->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(verdictColor(QString(), palette()).name()));
+        m_details->setVisible(!info.message.isEmpty());
     }
     emit gpuKnown(info);
 }

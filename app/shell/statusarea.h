@@ -37,6 +37,8 @@ public:
   const GpuInfo &gpu() const { return m_gpu; }
   /// The label text (for tests).
   QString text() const;
+  /// The "details" link shown beside the no-GPU sentence (for tests).
+  QLabel *detailsLink() const { return m_details; }
 
 signals:
   /// The GPU information is known.
@@ -44,6 +46,7 @@ signals:
 
 private:
   QLabel *m_label = nullptr;
+  QLabel *m_details = nullptr; ///< "details": the raw reason when there is no GPU
   GpuInfo m_gpu;
   int m_jobId = 0;
 };

@@ -20,6 +20,7 @@ struct ModuleRecords
     std::map<std::string, std::vector<StepCompletion>> steps;
     std::map<std::string, std::vector<KernelRun>> runs; // oldest first
     std::map<std::string, double> seconds;              // [s]
+    std::set<std::string> markedDone;                   // activities whose stored state is done
 };
 
 template <class T> std::map<std::string, std::vector<T>> byActivity(std::vector<T> rows)
@@ -48,9 +49,11 @@ Expected<ModuleRecords> fetch(const Store& store, const std::string& moduleId)
     auto steps = store.stepCompletions(scope);
     auto runs = store.runHistory(scope);
     auto spans = store.timeSpans(scope);
+    auto values = store.activityValues(scope);
     for (const Error* e :
          {quiz ? nullptr : &quiz.error(), picks ? nullptr : &picks.error(), drags ? nullptr : &drags.error(),
-          steps ? nullptr : &steps.error(), runs ? nullptr : &runs.error(), spans ? nullptr : &spans.error()}) {
+          steps ? nullptr : &steps.error(), runs ? nullptr : &runs.error(), spans ? nullptr : &spans.error(),
+          values ? nullptr : &values.error()}) {
         if (e) {
             return *e;
         }
@@ -64,6 +67,11 @@ Expected<ModuleRecords> fetch(const Store& store, const std::string& moduleId)
     r.runs = byActivity(std::move(oldestFirst));
     for (const TimeSpan& span : *spans) {
         r.seconds[span.where.activityId] += static_cast<double>(span.endMs - span.startMs) / 1000.0;
+    }
+    for (const ActivityValue& v : *values) {
+        if (v.key == kStateKey && v.value.is_number_integer() && v.value.get<int64_t>() >= 2) {
+            r.markedDone.insert(v.where.activityId);
+        }
     }
     return r;
 }
@@ -96,7 +104,7 @@ ActivityProgress activityProgress(const ActivityOutline& a, const ModuleRecords&
     switch (a.kind) {
     case ActivityKind::Lesson:
     case ActivityKind::Walkthrough:
-        p.itemsDone = opened ? 1 : 0;
+        p.itemsDone = r.markedDone.count(a.id) ? 1 : 0;
         break;
     case ActivityKind::Quiz: {
         const auto& answers = rowsOf(r.quiz, a.id);
@@ -113,10 +121,9 @@ ActivityProgress activityProgress(const ActivityOutline& a, const ModuleRecords&
                 right.insert(q.questionId);
             }
         }
-        p.itemsTotal = static_cast<int>(known.size());
-        p.itemsDone = static_cast<int>(right.size());
-        m.questionsTotal += p.itemsTotal;
-        m.questionsRight += p.itemsDone;
+        p.itemsDone = right.size() == known.size() ? 1 : 0;
+        m.questionsTotal += static_cast<int>(known.size());
+        m.questionsRight += static_cast<int>(right.size());
         break;
     }
     case ActivityKind::SpotTheBug: {
@@ -157,6 +164,12 @@ ActivityProgress activityProgress(const ActivityOutline& a, const ModuleRecords&
 }
 
 } // namespace
+
+bool isGradedVerdict(std::string_view verdict)
+{
+    return verdict == "pass" || verdict == "fail" || verdict == "fault" || verdict == "timeout" ||
+           verdict == "compile_error";
+}
 
 double ModuleProgress::fraction() const
 {
@@ -265,11 +278,17 @@ Expected<std::vector<ModuleReview>> reviewList(const Store& store, const std::ve
             }
             case ActivityKind::Exercise: {
                 const auto& runs = rowsOf(r.runs, a.id);
-                if (!runs.empty() && !fastestPass(runs)) {
+                const KernelRun* lastGraded = nullptr;
+                for (const KernelRun& run : runs) {
+                    if (isGradedVerdict(run.verdict)) {
+                        ++item.misses;
+                        lastGraded = &run;
+                    }
+                }
+                if (lastGraded && !fastestPass(runs)) {
                     item.reason = ReviewReason::ExerciseNotPassed;
-                    item.misses = static_cast<int>(runs.size());
-                    item.lastVerdict = runs.back().verdict;
-                    item.lastAtMs = runs.back().atMs;
+                    item.lastVerdict = lastGraded->verdict;
+                    item.lastAtMs = lastGraded->atMs;
                     review.items.push_back(std::move(item));
                 }
                 break;

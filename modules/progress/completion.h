@@ -1,15 +1,19 @@
 #pragma once
 // Module completion, scores and the review list, computed from the store's records and the course's outline.
-// The rules (docs/progress.md, "Completion rules"):
-//   lesson, walkthrough  done once opened (the app records a time span when it shows one)
-//   quiz                 one item per question; a question is done once answered right at least once
-//   spot-the-bug         done once a pick was right (the bug was found)
+// One definition of done per activity kind, shared by the navigator, the dashboard and the exported report (each
+// counts activities, so "3/11" means the same everywhere; docs/progress.md, "Completion rules"):
+//   lesson               done once read: its view stores the activity value "state" = 2 when the learner scrolled
+//                        to within half a screen of the page's end (a page that fits counts at once) or pressed Next
+//   walkthrough          done once every note was read (the view stores "state" = 2)
+//   quiz                 done once every question was answered right at least once
+//   spot-the-bug         done once a pick was right (the bug was found; a revealed answer does not count)
 //   drag-match           done once an attempt placed every item right
 //   step-through         done once watched to its last step
-//   exercise             done once a kernel run passed (run report verdict "pass")
-// A module is complete when every item of every activity is done. Review list ("weak topics"): a question whose
-// latest answer is wrong, a spot-the-bug whose latest pick is wrong, a drag-match whose latest attempt was not fully
-// right, an exercise with runs none of which passed.
+//   exercise             done once a kernel run passed (run report verdict "pass"); a compile-only run without a GPU
+//                        (verdict "compiled") is neither a pass nor a miss
+// A module is complete when every activity is done. Review list ("weak topics"): a question whose latest answer is
+// wrong, a spot-the-bug whose latest pick is wrong, a drag-match whose latest attempt was not fully right, an
+// exercise with graded runs (fail, fault, timeout, compile error) none of which passed.
 
 #include "modules/course/model.h"
 #include "modules/progress/records.h"
@@ -46,8 +50,8 @@ struct ActivityProgress
     std::string activityId;                                   ///< activity id
     course::ActivityKind kind = course::ActivityKind::Lesson; ///< its kind
     std::string title;                                        ///< its title
-    int itemsDone = 0;                ///< items done (quiz: questions right at least once; else 0 or 1)
-    int itemsTotal = 0;               ///< items (quiz: questions; else 1)
+    int itemsDone = 0;                ///< 1 when done by the rule of its kind, else 0
+    int itemsTotal = 0;               ///< 1 (an activity is one item everywhere progress is counted)
     bool started = false;             ///< any record exists for it
     bool complete = false;            ///< itemsDone == itemsTotal
     int attempts = 0;                 ///< answers, picks, attempts, completions or runs recorded
@@ -61,9 +65,9 @@ struct ModuleProgress
     std::string moduleId;                     ///< module id
     std::string title;                        ///< module title
     std::vector<ActivityProgress> activities; ///< in course order
-    int itemsDone = 0;                        ///< sum over activities
-    int itemsTotal = 0;                       ///< sum over activities
-    bool complete = false;                    ///< every item done (a module without activities is complete)
+    int itemsDone = 0;                        ///< activities done
+    int itemsTotal = 0;                       ///< activities
+    bool complete = false;                    ///< every activity done (a module without activities is complete)
     int quizAnswers = 0;                      ///< answers given to its quiz questions (every attempt)
     int quizCorrectAnswers = 0;               ///< of those, right ones
     int questionsTotal = 0;                   ///< quiz questions in the module
@@ -108,6 +112,12 @@ struct ModuleReview
     std::string title;             ///< module title
     std::vector<ReviewItem> items; ///< in course order of the activities (quiz questions in quiz order)
 };
+
+/// Key of the activity value where the app keeps an activity's state (0 new, 1 in progress, 2 done).
+inline constexpr char kStateKey[] = "state";
+/// Whether a run verdict grades the kernel (pass, fail, fault, timeout, compile_error); "compiled" (no GPU to run
+/// the cases), "cancelled" and engine errors do not.
+bool isGradedVerdict(std::string_view verdict);
 
 /// Progress of one module by the rules above; records of activities not in the outline are ignored.
 Expected<ModuleProgress> moduleProgress(const Store& store, const ModuleOutline& module);

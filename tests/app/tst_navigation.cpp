@@ -10,6 +10,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
@@ -159,7 +160,11 @@ private slots:
         window.show();
         window.queryDevices();
         // The worker cannot start: the status area shows the no-GPU sentence.
-        QTRY_VERIFY(window.statusArea()->text().contains(QStringLiteral("running kernels needs an NVIDIA GPU")));
+        QTRY_VERIFY(window.statusArea()->text().contains(QStringLiteral("CPU interpreter")));
+        // Plain words on the bar; the worker's raw reason only behind "details".
+        QVERIFY(!window.statusArea()->text().contains(QStringLiteral("tkm-run")));
+        QVERIFY(!window.statusArea()->gpu().message.isEmpty());
+        QVERIFY(window.statusArea()->detailsLink()->isVisibleTo(window.statusArea()));
         tkm::app::GpuInfo gpu;
         gpu.present = true;
         gpu.name = QStringLiteral("NVIDIA H200");

@@ -101,6 +101,7 @@ private slots:
         QVERIFY2(store, store ? "" : store.error().message.c_str());
         const progress::ActivityRef lesson{"01-gpu-model", "lesson"};
         QVERIFY(store->addTimeSpent(lesson, 600.0, 1'796'000'000'000));
+        QVERIFY(store->setActivityValue(lesson, progress::kStateKey, 2)); // the lesson view: read
         QVERIFY(store->recordQuizAnswer({0, {"01-gpu-model", "quiz"}, "q-warps", {1}, true, 1'796'000'100'000}));
         QVERIFY(store->recordQuizAnswer({0, {"01-gpu-model", "quiz"}, "q-blocks", {0}, true, 1'796'000'200'000}));
         const progress::ActivityRef quiz{"02-vector-add", "quiz"};
@@ -145,8 +146,8 @@ private slots:
         dashboard.show();
         QTreeWidget* modules = dashboard.modulesTable();
         QCOMPARE(modules->topLevelItemCount(), 3);
-        QCOMPARE(modules->topLevelItem(0)->text(1), QStringLiteral("100 % (3/3)"));
-        QCOMPARE(modules->topLevelItem(1)->text(1), QStringLiteral("40 % (2/5)")); // q-other + exercise
+        QCOMPARE(modules->topLevelItem(0)->text(1), QStringLiteral("100 % (2/2)")); // lesson read, both questions right
+        QCOMPARE(modules->topLevelItem(1)->text(1), QStringLiteral("33 % (1/3)")); // the exercise; quiz 1 of 3 right
         QCOMPARE(modules->topLevelItem(1)->text(2), QStringLiteral("50 %"));
         QCOMPARE(modules->topLevelItem(1)->text(3), QStringLiteral("1/1"));
         QCOMPARE(modules->topLevelItem(1)->text(4), QStringLiteral("30 min"));

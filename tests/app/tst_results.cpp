@@ -100,7 +100,20 @@ private slots:
         view.showReport(QJsonObject{{QStringLiteral("verdict"), QStringLiteral("compiled")},
                                     {QStringLiteral("summary"), QStringLiteral("The source compiles.")}});
         QVERIFY(view.correctnessText().contains(QStringLiteral("Compiles")));
-        QVERIFY(view.correctnessText().contains(QStringLiteral("needs an NVIDIA GPU")));
+        QVERIFY(view.performanceText().contains(QStringLiteral("not timed")));
+        // Without a GPU the summary says it once; the raw reason sits behind "Details" until asked for.
+        QFile f(tkm::apptest::testDataDir() + QStringLiteral("/reports/synthetic-no-gpu.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        view.showReport(QJsonDocument::fromJson(f.readAll()).object());
+        const QString text = view.correctnessText();
+        QCOMPARE(text.count(QStringLiteral("No NVIDIA GPU")), 1);
+        QVERIFY(text.contains(QStringLiteral("Details")));
+        QVERIFY(!text.contains(QStringLiteral("CUDA_ERROR_NO_DEVICE")));
+        auto* page = view.tabs()->widget(0)->findChild<QTextBrowser*>();
+        auto* browser = page ? page : qobject_cast<QTextBrowser*>(view.tabs()->widget(0));
+        QVERIFY(browser);
+        emit browser->anchorClicked(QUrl(QStringLiteral("details:engine")));
+        QVERIFY(view.correctnessText().contains(QStringLiteral("CUDA_ERROR_NO_DEVICE")));
         QVERIFY(view.performanceText().contains(QStringLiteral("not timed")));
         QCOMPARE(view.roofline()->pointCount(), 0);
         view.showReport(QJsonObject{});

@@ -8,6 +8,7 @@
 #include "app/activities/spotthebugview.h"
 #include "app/activities/stepthroughview.h"
 #include "app/activities/walkthroughview.h"
+#include "app/common/theme.h"
 #include "app/editor/kerneleditor.h"
 #include "app/results/resultsview.h"
 #include "app/shell/mainwindow.h"
@@ -27,23 +28,14 @@ using namespace tkm;
 
 namespace {
 
-QPalette darkPalette()
+// Window size and name suffix of a run: TKM_SHOT_SIZE=1024x700 TKM_SHOT_SUFFIX=-1024 (with QT_SCALE_FACTOR=1.5 for
+// a 150 % screen); 1400×900 and no suffix by default.
+QSize shotSize()
 {
-  QPalette p;
-  p.setColor(QPalette::Window, QColor(0x25, 0x27, 0x2b));
-  p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-  p.setColor(QPalette::Base, QColor(0x1b, 0x1d, 0x21));
-  p.setColor(QPalette::AlternateBase, QColor(0x2a, 0x2d, 0x32));
-  p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-  p.setColor(QPalette::Button, QColor(0x32, 0x35, 0x3b));
-  p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
-  p.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xd6));
-  p.setColor(QPalette::HighlightedText, Qt::white);
-  p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0xa0, 0xa6));
-  p.setColor(QPalette::ToolTipBase, QColor(0x32, 0x35, 0x3b));
-  p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
-  return p;
+  const QStringList wh = qEnvironmentVariable("TKM_SHOT_SIZE").split(QLatin1Char('x'));
+  return wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize(1400, 900);
 }
+QString shotSuffix() { return qEnvironmentVariable("TKM_SHOT_SUFFIX"); }
 
 QJsonObject loadReport(const QString &name)
 {
@@ -80,12 +72,18 @@ private:
     QVERIFY2(!root.isEmpty(), "no content root");
     app::MainWindow window(QStringLiteral("/nonexistent/tkm-run"));
     window.setConfirmHandler([](const QString &) { return true; });
-    window.resize(1400, 900);
+    window.resize(shotSize());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QVERIFY(window.loadCourse(root));
     window.resultsDock()->hide();
-    window.statusArea()->showGpu(app::GpuInfo{});
+    app::GpuInfo none;
+    none.message = QStringLiteral("libcuda.so.1: cannot open shared object file: No such file or directory");
+    window.statusArea()->showGpu(none);
+    window.showWelcome();
+    save(&window, prefix + QStringLiteral("welcome") + suffix + shotSuffix());
+    window.showModuleOverview(0);
+    save(&window, prefix + QStringLiteral("module-overview") + suffix + shotSuffix());
     const course::Course *c = window.course();
     QSet<QString> shot;
     for (int m = 0; m < static_cast<int>(c->modules.size()); ++m)
@@ -129,8 +127,18 @@ private:
           exercise->editor()->setDiagnostics(d);
           exercise->showNextHint();
         }
-        save(&window, prefix + name + suffix);
+        save(&window, prefix + name + suffix + shotSuffix());
         window.resultsDock()->hide();
+      }
+    // A lesson with typeset formulas and a table, scrolled to its first formula.
+    for (int m = 0; m < static_cast<int>(c->modules.size()); ++m)
+      for (int a = 0; a < static_cast<int>(c->modules[m].activities.size()); ++a) {
+        const auto *lesson = c->modules[m].activities[a].as<course::Lesson>();
+        if (!lesson || lesson->markdown.find("```math") == std::string::npos || shot.contains(QStringLiteral("math")))
+          continue;
+        shot.insert(QStringLiteral("math"));
+        window.openActivity(m, a);
+        save(&window, prefix + QStringLiteral("lesson-math") + suffix + shotSuffix());
       }
   }
 
@@ -177,7 +185,7 @@ private slots:
 
   void light()
   {
-    QApplication::setPalette(QApplication::style()->standardPalette());
+    app::applyTheme(app::Theme::Light);
     shootCourse(fixture(), QStringLiteral("activity-"), QString());
     shootCourse(tkm::apptest::realContentDir(), QStringLiteral("course-"), QString());
     shootResults(QString());
@@ -185,11 +193,11 @@ private slots:
 
   void dark()
   {
-    QApplication::setPalette(darkPalette());
+    app::applyTheme(app::Theme::Dark);
     shootCourse(fixture(), QStringLiteral("activity-"), QStringLiteral("-dark"));
     shootCourse(tkm::apptest::realContentDir(), QStringLiteral("course-"), QStringLiteral("-dark"));
     shootResults(QStringLiteral("-dark"));
-    QApplication::setPalette(QApplication::style()->standardPalette());
+    app::applyTheme(app::Theme::Light);
   }
 };
 

@@ -67,6 +67,7 @@ protected:
     void completeVectorAdd()
     {
         ASSERT_TRUE(store().addTimeSpent({kM, "lesson"}, 120.0, 1000));
+        ASSERT_TRUE(store().setActivityValue({kM, "lesson"}, kStateKey, 2)); // the lesson view: read
         for (const char* q : {"q1", "q2", "q3"}) {
             ASSERT_TRUE(store().recordQuizAnswer({0, {kM, "quiz"}, q, {0}, true, 2000}));
         }
@@ -83,7 +84,7 @@ protected:
 TEST_F(CompletionTest, NothingDoneAtFirst)
 {
     const ModuleProgress m = progressOf(vectorAddModule());
-    EXPECT_EQ(m.itemsTotal, 8); // lesson 1 + quiz 3 + bug 1 + drag 1 + steps 1 + exercise 1
+    EXPECT_EQ(m.itemsTotal, 6); // one per activity: lesson, quiz, bug, drag, steps, exercise
     EXPECT_EQ(m.itemsDone, 0);
     EXPECT_FALSE(m.complete);
     EXPECT_DOUBLE_EQ(m.fraction(), 0.0);
@@ -97,7 +98,7 @@ TEST_F(CompletionTest, EveryRuleSatisfiedCompletesTheModule)
 {
     completeVectorAdd();
     const ModuleProgress m = progressOf(vectorAddModule());
-    EXPECT_EQ(m.itemsDone, 8);
+    EXPECT_EQ(m.itemsDone, 6);
     EXPECT_TRUE(m.complete);
     EXPECT_DOUBLE_EQ(m.fraction(), 1.0);
     EXPECT_EQ(m.exercisesPassed, 1);
@@ -119,8 +120,10 @@ TEST_F(CompletionTest, QuizNeedsEveryQuestionRightOnce)
     ASSERT_TRUE(store().recordQuizAnswer({0, {kM, "quiz"}, "gone", {0}, true, 5})); // removed from the content
     const ModuleProgress m = progressOf(vectorAddModule());
     const ActivityProgress& quiz = activity(m, "quiz");
-    EXPECT_EQ(quiz.itemsDone, 1);
-    EXPECT_EQ(quiz.itemsTotal, 3);
+    EXPECT_EQ(quiz.itemsDone, 0); // one question of three right: not done
+    EXPECT_EQ(quiz.itemsTotal, 1);
+    EXPECT_EQ(m.questionsRight, 1);
+    EXPECT_EQ(m.questionsTotal, 3);
     EXPECT_FALSE(quiz.complete);
     EXPECT_TRUE(quiz.started);
     EXPECT_EQ(quiz.attempts, 4);
@@ -144,6 +147,35 @@ TEST_F(CompletionTest, PartialAttemptsDoNotComplete)
     EXPECT_EQ(m.itemsDone, 0);
 }
 
+TEST_F(CompletionTest, ALessonCountsWhenReadNotWhenOpened)
+{
+    ASSERT_TRUE(store().addTimeSpent({kM, "lesson"}, 30.0, 1));
+    EXPECT_FALSE(activity(progressOf(vectorAddModule()), "lesson").complete);
+    EXPECT_TRUE(activity(progressOf(vectorAddModule()), "lesson").started);
+    ASSERT_TRUE(store().setActivityValue({kM, "lesson"}, kStateKey, 1)); // in progress
+    EXPECT_FALSE(activity(progressOf(vectorAddModule()), "lesson").complete);
+    ASSERT_TRUE(store().setActivityValue({kM, "lesson"}, kStateKey, 2)); // read
+    EXPECT_TRUE(activity(progressOf(vectorAddModule()), "lesson").complete);
+}
+
+TEST_F(CompletionTest, ACompileOnlyRunWithoutAGpuIsNotAMiss)
+{
+    run("compiled", 0.0, 1);
+    run("compiled", 0.0, 2);
+    auto review = reviewList(store(), {vectorAddModule()});
+    ASSERT_TRUE(review);
+    EXPECT_TRUE(review->empty());
+    EXPECT_FALSE(activity(progressOf(vectorAddModule()), "vector-add").complete);
+    run("fail", 0.1, 3);
+    run("compiled", 0.0, 4);
+    review = reviewList(store(), {vectorAddModule()});
+    ASSERT_EQ(review->size(), 1u);
+    EXPECT_EQ((*review)[0].items[0].misses, 1);
+    EXPECT_EQ((*review)[0].items[0].lastVerdict, "fail");
+    EXPECT_TRUE(isGradedVerdict("compile_error"));
+    EXPECT_FALSE(isGradedVerdict("cancelled"));
+}
+
 TEST_F(CompletionTest, BestRunIsTheFastestPass)
 {
     run("pass", 0.40, 1);
@@ -163,7 +195,7 @@ TEST_F(CompletionTest, ResetActivityUndoesItsCompletion)
     completeVectorAdd();
     ASSERT_TRUE(store().resetActivity({kM, "vector-add"}));
     const ModuleProgress m = progressOf(vectorAddModule());
-    EXPECT_EQ(m.itemsDone, 7);
+    EXPECT_EQ(m.itemsDone, 5);
     EXPECT_FALSE(m.complete);
     EXPECT_EQ(m.exercisesPassed, 0);
 }
@@ -213,7 +245,7 @@ TEST_F(CompletionTest, ALaterWrongAnswerPutsAQuestionBackOnTheReviewList)
     ASSERT_EQ(review.size(), 1u);
     EXPECT_EQ(review[0].items[0].questionId, "q1");
     // Completion keeps it: it was right once.
-    EXPECT_EQ(activity(progressOf(vectorAddModule()), "quiz").itemsDone, 1);
+    EXPECT_EQ(progressOf(vectorAddModule()).questionsRight, 1);
 }
 
 TEST_F(CompletionTest, FixedEverythingLeavesAnEmptyReviewList)

@@ -36,6 +36,8 @@ public:
   QString describe() const override;
   /// Whether the state's `full` is given and acc / l (or acc) equals it within 1e-4 relative.
   bool matchesFull() const;
+  /// The value vⱼ of each key of the current tile, from params `values` and `tile_size` (empty when absent).
+  QList<double> tileValues() const;
 
 protected:
   void paintEvent(QPaintEvent *event) override;

@@ -46,6 +46,17 @@ QString list(const QList<double>& values)
 }
 } // namespace
 
+QList<double> OnlineSoftmaxDiagram::tileValues() const
+{
+    // params: "values" of every key in order, "tile_size" keys a tile; the state names its tile.
+    const QList<double> all = numbers(params(), "values");
+    const int size = static_cast<int>(jsonField(params(), "tile_size", 0));
+    const int tile = static_cast<int>(jsonField(state(), "tile", current()));
+    if (size <= 0 || tile < 0 || (tile + 1) * size > all.size())
+        return {};
+    return all.mid(tile * size, size);
+}
+
 bool OnlineSoftmaxDiagram::matchesFull() const
 {
     const QList<double> full = numbers(state(), "full");
@@ -69,7 +80,9 @@ QString OnlineSoftmaxDiagram::describe() const
 {
     QString text = tr("tile %1: scores %2; m = %3, l = %4, acc = %5")
                        .arg(jsonText(state().value("tile", nlohmann::json(current()))),
-                            list(numbers(state(), "scores")), fmt(jsonField(state(), "m", std::nan(""))),
+                            list(numbers(state(), "scores")) +
+                                (tileValues().isEmpty() ? QString() : tr(", values %1").arg(list(tileValues()))),
+                            fmt(jsonField(state(), "m", std::nan(""))),
                             fmt(jsonField(state(), "l", std::nan(""))), list(numbers(state(), "acc")));
     if (state().contains("full"))
         text += tr("; full softmax %1 — %2")
@@ -114,6 +127,14 @@ void OnlineSoftmaxDiagram::paintEvent(QPaintEvent*)
         p.setPen(text);
         p.drawText(QRectF(r.left() - 10, v >= 0 ? r.top() - 18 : r.bottom() + 2, r.width() + 20, 16), Qt::AlignCenter,
                    fmt(scores[i]));
+    }
+    // The value row of each key under its score: acc sums p · v, so the step's arithmetic can be followed.
+    const QList<double> values = tileValues();
+    if (values.size() == n) {
+        p.setPen(text);
+        for (int i = 0; i < n; ++i)
+            p.drawText(QRectF(bars.left() + slot * i, bars.bottom(), slot, 16), Qt::AlignCenter,
+                       QStringLiteral("v = %1").arg(fmt(values[i])));
     }
 
     // Right: the running statistics before → after.

@@ -179,11 +179,12 @@ void VerdictView::setResult(const QJsonObject& document)
                    pointer + QStringLiteral(": ") + w.value(QStringLiteral("message")).toString(), pointer);
     }
     QString status;
+    // The worker's reason is itself a sentence about the GPU: keep it out of this one, in the tooltip.
+    m_status->setToolTip(ran ? QString() : gpu.value(QStringLiteral("reason")).toString());
     if (ran)
         status = tr("GPU verdicts on %1: ").arg(gpu.value(QStringLiteral("device")).toString());
     else
-        status = tr("The GPU verdicts need an NVIDIA GPU (%1). Shown: compile results and warnings. ")
-                     .arg(gpu.value(QStringLiteral("reason")).toString());
+        status = tr("No NVIDIA GPU, so no GPU verdicts; shown: compile results and warnings. ");
     const int warnings = ex.value(QStringLiteral("warnings")).toArray().size();
     status += failures == 0 ? tr("every row as expected") : tr("%n row(s) not as expected", nullptr, failures);
     status += tr(", %n warning(s).", nullptr, warnings);
