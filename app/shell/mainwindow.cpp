@@ -97,6 +97,14 @@ MainWindow::MainWindow(const QString& workerPath, QWidget* parent) : Shell(paren
     m_resultsDock->setWidget(m_results);
     addDockWidget(Qt::BottomDockWidgetArea, m_resultsDock);
     m_resultsDock->hide(); // shown where runs happen, once a run starts
+    // Whenever it opens, the dock takes at most two fifths of the height: the activity keeps the rest.
+    connect(m_resultsDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && !m_resultsDock->isFloating())
+            QTimer::singleShot(0, this, [this] {
+                if (m_resultsDock->height() > height() * 2 / 5)
+                    resizeDocks({m_resultsDock}, {height() * 2 / 5}, Qt::Vertical);
+            });
+    });
     connect(m_results, &ResultsView::cancelRequested, m_engine, &EngineClient::cancel);
 
     m_status = new StatusArea(this);
