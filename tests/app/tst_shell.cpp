@@ -8,6 +8,7 @@
 #include "app/activities/lessonview.h"
 #include "app/activities/markdownview.h"
 #include "app/activities/quizview.h"
+#include "app/activities/stepthroughview.h"
 #include "app/common/theme.h"
 #include "app/course/coursenavigator.h"
 #include "app/course/moduleoverview.h"
@@ -25,6 +26,8 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QStackedWidget>
+#include <QTextBlock>
+#include <QTextDocument>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
@@ -236,6 +239,47 @@ private slots:
         QCOMPARE(window.navigator()->currentActivity(), qMakePair(1, 0));
         QVERIFY(data->modules[0].itemsDone >= 1);
         QVERIFY(data->modules[quizModule].itemsDone >= 1);
+    }
+
+    void stepThroughOffersPlayAgainAndFormulasAreTypeset()
+    {
+        app::MainWindow window(QStringLiteral("/nonexistent/tkm-run"));
+        window.show();
+        QVERIFY(window.loadCourse(tkm::apptest::realContentDir()));
+        const course::Course* c = window.course();
+        bool steps = false, maths = false;
+        for (int m = 0; m < static_cast<int>(c->modules.size()); ++m)
+            for (int a = 0; a < static_cast<int>(c->modules[m].activities.size()); ++a) {
+                const course::Activity& act = c->modules[m].activities[a];
+                if (!steps && act.kind == course::ActivityKind::StepThrough) {
+                    QVERIFY(window.openActivity(m, a));
+                    auto* view = qobject_cast<app::StepThroughView*>(window.currentView());
+                    QVERIFY(view && view->goTo(view->stepCount() - 1));
+                    QStringList labels;
+                    for (QPushButton* b : view->findChildren<QPushButton*>())
+                        labels << b->text();
+                    QVERIFY2(labels.join(QLatin1Char('|')).contains(QStringLiteral("Play &again")),
+                             qPrintable(labels.join(QLatin1Char('|'))));
+                    steps = true;
+                }
+                const auto* lesson = act.as<course::Lesson>();
+                if (!maths && lesson && lesson->markdown.find("```math") != std::string::npos) {
+                    QVERIFY(window.openActivity(m, a));
+                    auto* view = qobject_cast<app::LessonView*>(window.currentView());
+                    QVERIFY(view);
+                    // A fraction is a table of the document, set in a serif face, not a monospace code box.
+                    bool serifFormula = false;
+                    for (QTextBlock b = view->page()->document()->begin(); b.isValid(); b = b.next())
+                        for (auto it = b.begin(); !it.atEnd(); ++it)
+                            if (it.fragment().text().contains(QStringLiteral("exp")) &&
+                                it.fragment().charFormat().fontFamilies().toStringList().contains(
+                                    QStringLiteral("DejaVu Serif")))
+                                serifFormula = true;
+                    QVERIFY(serifFormula);
+                    maths = true;
+                }
+            }
+        QVERIFY(steps && maths);
     }
 
     void themeIsSavedAndAppliedFromTheMenu()
