@@ -138,6 +138,10 @@ std::string formatReport(const report::RunReport& r)
                                    100.0 * *r.timing->achievedGbps / *r.ceilings->measuredCopyGbps);
             }
         }
+        if (r.ceilings->peakTensorGflops)
+            out += fmt::format("; tensor cores {:.0f} TFLOP/s (table)", *r.ceilings->peakTensorGflops / 1e3);
+        if (r.ceilings->measuredTensorGflops)
+            out += fmt::format(", {:.0f} TFLOP/s measured (cuBLAS fp16 GEMM)", *r.ceilings->measuredTensorGflops / 1e3);
         out += "\n";
     }
     if (r.roofline) {

@@ -181,11 +181,27 @@ std::optional<CopyCalibration> loadCalibration(const std::filesystem::path& file
     const nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
     if (!j.is_object() || !j.contains("copy_gbps") || !j["copy_gbps"].is_number())
         return std::nullopt;
+    const auto version = j.find("version");
+    if (version == j.end() || !version->is_number_integer() || version->get<int>() != kCalibrationVersion)
+        return std::nullopt;
+    auto number = [&](const char* key) {
+        const auto it = j.find(key);
+        return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+    };
+    auto text = [&](const char* key) {
+        const auto it = j.find(key);
+        return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
     CopyCalibration c;
-    c.copyGbps = j["copy_gbps"].get<double>();
-    c.bytes = j.value("bytes", 0LL);
-    c.medianMs = j.value("median_ms", 0.0);
-    c.measuredAt = j.value("measured_at", std::string());
+    c.copyGbps = number("copy_gbps");
+    c.bytes = static_cast<long long>(number("bytes"));
+    c.medianMs = number("median_ms");
+    c.kernel = text("kernel");
+    c.tensorGflops = number("tensor_gflops");
+    c.tensorSize = static_cast<int>(number("tensor_size"));
+    c.tensorMedianMs = number("tensor_median_ms");
+    c.tensorNote = text("tensor_note");
+    c.measuredAt = text("measured_at");
     if (c.copyGbps <= 0)
         return std::nullopt;
     return c;
@@ -193,9 +209,15 @@ std::optional<CopyCalibration> loadCalibration(const std::filesystem::path& file
 
 engine::Status saveCalibration(const std::filesystem::path& file, const CopyCalibration& calibration)
 {
-    const nlohmann::json j = {{"copy_gbps", calibration.copyGbps},
+    const nlohmann::json j = {{"version", kCalibrationVersion},
+                              {"copy_gbps", calibration.copyGbps},
                               {"bytes", calibration.bytes},
                               {"median_ms", calibration.medianMs},
+                              {"kernel", calibration.kernel},
+                              {"tensor_gflops", calibration.tensorGflops},
+                              {"tensor_size", calibration.tensorSize},
+                              {"tensor_median_ms", calibration.tensorMedianMs},
+                              {"tensor_note", calibration.tensorNote},
                               {"measured_at", calibration.measuredAt}};
     return engine::writeFileAtomic(file, j.dump(2) + "\n");
 }
@@ -211,8 +233,15 @@ Ceilings makeCeilings(const DeviceFacts& device, const std::optional<CopyCalibra
                std::to_string(device.busWidthBits) + " bit / 8";
     if (calibration) {
         c.measuredCopyGbps = calibration->copyGbps;
-        c.source += "; copy: device-to-device copy of " + fmtNumber(calibration->bytes / 1048576.0) +
-                    " MiB, (read + written bytes) / median time";
+        c.source += "; measured bandwidth: best of the calibration's streaming kernels, " +
+                    (calibration->kernel.empty() ? std::string("copy") : calibration->kernel) + " on " +
+                    fmtNumber(calibration->bytes / 1048576.0) + " MiB buffers, (read + written bytes) / median time";
+        c.measuredTensorGflops = calibration->tensorGflops;
+        if (calibration->tensorGflops > 0)
+            c.source += "; measured tensor cores: cuBLAS fp16 GEMM (fp32 accumulate) " +
+                        std::to_string(calibration->tensorSize) + "^3, 2 m n k / median time";
+        else if (!calibration->tensorNote.empty())
+            c.source += "; no measured tensor-core figure: " + calibration->tensorNote;
     }
     return c;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The device's ceilings: theoretical DRAM bandwidth from device attributes, peak FP32 and tensor-core rates from
-// a table of NVIDIA products (each number's source cited in ceilings.cpp), and the measured copy bandwidth that a
-// calibration run found (cached on disk per device).
+// a table of NVIDIA products (each number's source cited in ceilings.cpp), and what a calibration run measured
+// (cached on disk per device and driver): the best streaming bandwidth of a few vectorised kernels, sizes and block
+// shapes, and the tensor-core rate of a large cuBLAS fp16 GEMM.
 
 #include "engine/common/error.h"
 
@@ -52,16 +53,26 @@ struct Ceilings
         0; ///< calibration device-to-device copy, (read + written bytes) / time [GB/s]; 0 if not measured
     double peakFp32Gflops = 0;   ///< [GFLOP/s]
     double peakTensorGflops = 0; ///< [GFLOP/s]
-    std::string source;          ///< provenance of the peak rates and of the copy figure
+    double measuredTensorGflops = 0; ///< cuBLAS fp16 GEMM, 2·m·n·k / median time [GFLOP/s]; 0 if not measured
+    std::string source;          ///< provenance of the peak rates and of the measured figures
 };
+
+/// Version of the calibration cache file; files of another version are measured again.
+/// 2: best of several streaming kernels and sizes (was: one grid-stride copy), plus the tensor-core GEMM.
+inline constexpr int kCalibrationVersion = 2;
 
 /// A cached calibration result.
 struct CopyCalibration
 {
-    double copyGbps = 0;    ///< (read + written bytes) / median time [GB/s]
-    long long bytes = 0;    ///< size of the copied buffer [bytes]
-    double medianMs = 0;    ///< median time of one copy [ms]
-    std::string measuredAt; ///< UTC time stamp, ISO 8601
+    double copyGbps = 0;       ///< best streaming kernel: (read + written bytes) / median time [GB/s]
+    long long bytes = 0;       ///< size of one buffer of the best kernel [bytes]
+    double medianMs = 0;       ///< median time of the best kernel [ms]
+    std::string kernel;        ///< the best kernel and shape, e.g. "add (2 reads, 1 write), 256 threads x 2 vectors"
+    double tensorGflops = 0;   ///< cuBLAS fp16 GEMM rate [GFLOP/s]; 0 when cuBLAS is missing or failed
+    int tensorSize = 0;        ///< m = n = k of that GEMM
+    double tensorMedianMs = 0; ///< its median time [ms]
+    std::string tensorNote;    ///< why there is no tensor figure (empty when there is one)
+    std::string measuredAt;    ///< UTC time stamp, ISO 8601
 };
 
 /// File that caches the calibration of `device` under `cacheRoot` (usually engine::cacheDir()):
@@ -69,7 +80,8 @@ struct CopyCalibration
 std::filesystem::path calibrationCachePath(const std::filesystem::path& cacheRoot, const DeviceFacts& device,
                                            std::string_view driverVersion);
 
-/// Reads a cached calibration; nullopt when the file is absent or malformed (a malformed file is re-measured).
+/// Reads a cached calibration; nullopt when the file is absent, malformed or of another kCalibrationVersion
+/// (then it is re-measured).
 std::optional<CopyCalibration> loadCalibration(const std::filesystem::path& file);
 
 /// Writes a calibration atomically (creating folders). Io errors name the path.

@@ -4,6 +4,7 @@
 #include "engine/common/paths.h"
 #include "engine/cuda/driver.h"
 #include "engine/cuda/module.h"
+#include "engine/measure/calibration.h"
 #include "engine/measure/detail/measure_kernels.h"
 
 #include <algorithm>
@@ -18,6 +19,8 @@ using engine::Clock;
 using engine::msSince;
 
 constexpr size_t kMiB = size_t{1} << 20;
+/// m = n = k of the calibration's cuBLAS GEMM: large enough that cuBLAS runs at its peak (≈ 1 ms on an H200).
+constexpr int kTensorCalibrationSize = 8192;
 /// Never equal to the XOR of the flush buffer's words (it is zero-filled, XOR 0): the flush kernel never stores.
 constexpr unsigned kFlushMagic = 0x9E3779B9u;
 
@@ -42,6 +45,7 @@ struct Measurer::State
     cuda::Kernel flushKernel;
     cuda::Kernel copyKernel;
     cuda::Kernel copyBytesKernel;
+    StreamKernels streamKernels; ///< the calibration's kernels (same module)
     detail::DeviceAllocation flushBuffer;
     detail::DeviceAllocation sink;
     unsigned gridBlocks = 0;
@@ -103,6 +107,15 @@ engine::Expected<std::unique_ptr<Measurer>> Measurer::create(const cuda::Context
     s.flushKernel = *flushKernel;
     s.copyKernel = *copyKernel;
     s.copyBytesKernel = *copyBytesKernel;
+    CUfunction* calibrationKernels[] = {&s.streamKernels.copy4, &s.streamKernels.copyTile, &s.streamKernels.addTile};
+    const char* calibrationNames[] = {"tkm_copy4", "tkm_copy_tile", "tkm_add_tile"};
+    for (int i = 0; i < 3; ++i) {
+        auto k = s.module.kernel(calibrationNames[i]);
+        if (!k)
+            return k.error();
+        *calibrationKernels[i] = k->handle();
+    }
+    s.streamKernels.copy = s.copyKernel.handle();
 
     // Three times the L2 (at least 64 MiB): an LRU-like L2 keeps nothing of what was there before.
     const size_t flushBytes = std::max<size_t>(64 * kMiB, static_cast<size_t>(3 * std::max(0LL, s.facts.l2Bytes)));
@@ -169,36 +182,12 @@ engine::Expected<TrafficResult> Measurer::traffic(const Workload& work, CUstream
 engine::Expected<CopyCalibration> Measurer::calibrateCopy(CUstream stream)
 {
     State& s = *m_state;
-    const size_t bytes = std::max<size_t>(256 * kMiB, static_cast<size_t>(4 * std::max(0LL, s.facts.l2Bytes)));
-    auto src = detail::DeviceAllocation::create(bytes);
-    if (!src)
-        return src.error();
-    auto dst = detail::DeviceAllocation::create(bytes);
-    if (!dst)
-        return dst.error();
-    if (auto st = cuda::check(cuda::api().cuMemsetD8Async(src->ptr(), 1, bytes, stream), "cuMemsetD8Async"); !st)
-        return st.error();
-    CUdeviceptr d = dst->ptr();
-    CUdeviceptr sp = src->ptr();
-    unsigned long long n = bytes / 16;
-    Workload copy;
-    copy.label = "calibration copy";
-    copy.launch = [&](CUstream st) {
-        void* args[] = {&d, &sp, &n};
-        return s.launchGridStride(s.copyKernel, args, st);
-    };
-    copy.idealBytes = 2.0 * static_cast<double>(bytes);
-    TimingOptions options;
-    options.stop.minSamples = 10;
-    options.stop.budgetMs = 300;
-    auto timing = time(copy, stream, options);
-    if (!timing)
-        return timing.error();
-    CopyCalibration c;
-    c.bytes = static_cast<long long>(bytes);
-    c.medianMs = timing->samples.medianMs;
-    c.copyGbps = timing->achievedGbps;
-    c.measuredAt = utcNow();
+    const TimeFn time = [this](const Workload& w, CUstream st, const TimingOptions& o) { return this->time(w, st, o); };
+    auto c = calibrateStreaming(s.streamKernels, s.facts.sms, s.facts.l2Bytes, stream, time);
+    if (!c)
+        return c.error();
+    calibrateTensorCores(*c, kTensorCalibrationSize, stream, time);
+    c->measuredAt = utcNow();
     return c;
 }
 

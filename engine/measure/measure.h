@@ -68,8 +68,9 @@ public:
     /// The device's ceilings; the first call with `calibrate` measures the copy bandwidth (or reads it from the
     /// cache file under engine::cacheDir()/calibration), later calls return the same figures.
     engine::Expected<Ceilings> ceilings(CUstream stream, bool calibrate = true);
-    /// Measures the achievable copy bandwidth now (device-to-device copy kernel over 4 × L2, at least 256 MiB,
-    /// median of 10 timed copies after a warm-up), without the cache.
+    /// Measures the ceilings now, without the cache: the best streaming bandwidth of the calibration kernels
+    /// (calibration.h: copies and a vector add, several block shapes, buffers of max(256 MiB, 4 × L2) and 4 times
+    /// that) and the rate of an 8192³ cuBLAS fp16 GEMM (absent, with a note, when cuBLAS is missing).
     engine::Expected<CopyCalibration> calibrateCopy(CUstream stream);
 
     const DeviceFacts& device() const;       ///< attributes the ceilings come from

@@ -160,6 +160,8 @@ void fillReport(const PerformanceResult& r, report::RunReport& report)
         c.peakFp32Gflops = r.ceilings.peakFp32Gflops;
     if (r.ceilings.peakTensorGflops > 0)
         c.peakTensorGflops = r.ceilings.peakTensorGflops;
+    if (r.ceilings.measuredTensorGflops > 0)
+        c.measuredTensorGflops = r.ceilings.measuredTensorGflops;
     c.source = r.ceilings.source;
     report.ceilings = c;
 

@@ -34,8 +34,11 @@ RooflinePoint placeOnRoofline(double flops, double idealBytes, double medianMs, 
     p.intensityFlopPerByte = flops / idealBytes;
     const double peak = useTensorPeak ? ceilings.peakTensorGflops : ceilings.peakFp32Gflops;
     p.attainableGflopsTheoretical = attainableGflops(p.intensityFlopPerByte, ceilings.theoreticalGbps, peak);
+    // Dot kernels sit under a measured roof too: the calibration's cuBLAS GEMM rate when there is one.
+    const double measuredPeak =
+        useTensorPeak && ceilings.measuredTensorGflops > 0 ? ceilings.measuredTensorGflops : peak;
     if (ceilings.measuredCopyGbps > 0)
-        p.attainableGflopsMeasured = attainableGflops(p.intensityFlopPerByte, ceilings.measuredCopyGbps, peak);
+        p.attainableGflopsMeasured = attainableGflops(p.intensityFlopPerByte, ceilings.measuredCopyGbps, measuredPeak);
     const double bandwidth = ceilings.measuredCopyGbps > 0 ? ceilings.measuredCopyGbps : ceilings.theoreticalGbps;
     if (peak > 0 && bandwidth > 0) {
         p.ridgeFlopPerByte = peak / bandwidth;

@@ -21,7 +21,8 @@ struct RooflinePoint
     double achievedGflops = 0;              ///< spec FLOPs / median time [GFLOP/s]
     double attainableGflopsTheoretical = 0; ///< min(peak, intensity × theoretical bandwidth) [GFLOP/s]
     double attainableGflopsMeasured =
-        0;                        ///< min(peak, intensity × measured copy bandwidth) [GFLOP/s]; 0 without calibration
+        0; ///< min(peak, intensity × measured bandwidth) [GFLOP/s], peak = the measured tensor rate for dot
+           ///< kernels when calibrated; 0 without calibration
     double ridgeFlopPerByte = 0;  ///< peak / bandwidth (measured if known, else theoretical) [FLOP/byte]
     Bound bound = Bound::Unknown; ///< memory when intensity < ridge, compute otherwise
 };

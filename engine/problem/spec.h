@@ -204,6 +204,14 @@ struct TritonTrack
     std::vector<Bug> bugs;                  ///< Triton bug variants
 };
 
+/// A second, simpler solution shown as the first step towards the fast one (e.g. CUDA cores before tensor cores).
+/// Validated like the solution: it must pass every case.
+struct FirstStep
+{
+    std::string file;  ///< relative path of the CUDA source
+    std::string title; ///< what makes it a first step, shown in the app and the verdict table
+};
+
 /// A parsed, validated exercise.json.
 struct ExerciseSpec
 {
@@ -215,6 +223,7 @@ struct ExerciseSpec
     std::string prompt;                   ///< relative path
     std::string starter;                  ///< relative path
     std::string solution;                 ///< relative path
+    std::optional<FirstStep> firstStep;   ///< the labelled first-step solution, when the exercise has one
     ReferenceSpec reference;              ///< float64 judge
     std::vector<std::string> hints;       ///< shown one at a time
     std::vector<Param> params;            ///< kernel parameters in order

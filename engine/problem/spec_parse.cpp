@@ -220,7 +220,7 @@ ExerciseSpec SpecParser::parse(const json& root)
     checkKeys(root, "", {"format",    "id",          "title",  "kernel", "prompt",    "starter",       "solution",
                          "reference", "hints",       "params", "meta",   "launch",    "cases",         "performance",
                          "tolerance", "ideal_bytes", "flops",  "bugs",   "baselines", "reset_to_zero", "autotune",
-                         "triton"});
+                         "triton",    "first_step"});
     ExerciseSpec spec;
     spec.dir = m_dir;
     spec.format = static_cast<int>(integer(required(root, "", "format"), "/format"));
@@ -237,6 +237,12 @@ ExerciseSpec SpecParser::parse(const json& root)
     spec.prompt = file(required(root, "", "prompt"), "/prompt");
     spec.starter = file(required(root, "", "starter"), "/starter");
     spec.solution = file(required(root, "", "solution"), "/solution");
+    if (const json* f = optional(root, "first_step")) {
+        requireObject(*f, "/first_step");
+        checkKeys(*f, "/first_step", {"file", "title"});
+        spec.firstStep = FirstStep{file(required(*f, "/first_step", "file"), "/first_step/file"),
+                                   string(required(*f, "/first_step", "title"), "/first_step/title")};
+    }
     {
         const json& r = required(root, "", "reference");
         spec.reference.launch = launch(r, "/reference", true);

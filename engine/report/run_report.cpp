@@ -370,6 +370,7 @@ void to_json(json& j, const CeilingsInfo& v)
     putOpt(j, "measured_copy_gbps", v.measuredCopyGbps);
     putOpt(j, "peak_fp32_gflops", v.peakFp32Gflops);
     putOpt(j, "peak_tensor_gflops", v.peakTensorGflops);
+    putOpt(j, "measured_tensor_gflops", v.measuredTensorGflops);
     putStr(j, "source", v.source);
 }
 
@@ -379,6 +380,7 @@ void from_json(const json& j, CeilingsInfo& v)
     getOpt(j, "measured_copy_gbps", v.measuredCopyGbps);
     getOpt(j, "peak_fp32_gflops", v.peakFp32Gflops);
     getOpt(j, "peak_tensor_gflops", v.peakTensorGflops);
+    getOpt(j, "measured_tensor_gflops", v.measuredTensorGflops);
     getOr(j, "source", v.source);
 }
 

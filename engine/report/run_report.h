@@ -182,7 +182,8 @@ struct CeilingsInfo
     double theoreticalGbps = 0;             ///< [GB/s]
     std::optional<double> measuredCopyGbps; ///< [GB/s]
     std::optional<double> peakFp32Gflops;   ///< [GFLOP/s]
-    std::optional<double> peakTensorGflops; ///< [GFLOP/s]
+    std::optional<double> peakTensorGflops; ///< [GFLOP/s] product table
+    std::optional<double> measuredTensorGflops; ///< [GFLOP/s] the calibration's cuBLAS fp16 GEMM
     std::string source;                     ///< how the figures were obtained (absent when empty)
 };
 

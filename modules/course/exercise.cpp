@@ -56,6 +56,9 @@ std::vector<SpecFile> specFiles(const problem::ExerciseSpec& spec)
                                    {spec.starter, "/starter"},
                                    {spec.solution, "/solution"},
                                    {spec.reference.file, "/reference/file"}};
+    if (spec.firstStep) {
+        files.push_back({spec.firstStep->file, "/first_step/file"});
+    }
     for (std::size_t i = 0; i < spec.bugs.size(); ++i) {
         files.push_back({spec.bugs[i].file, "/bugs/" + std::to_string(i) + "/file"});
     }

@@ -38,6 +38,10 @@ std::vector<SourceCheck> sourceRows(const problem::ExerciseSpec& spec)
         return r;
     };
     std::vector<SourceCheck> rows{row(SourceRole::Solution, spec.solution, "/solution", "pass")};
+    if (spec.firstStep) {
+        rows.push_back(row(SourceRole::Solution, spec.firstStep->file, "/first_step/file", "pass"));
+        rows.back().title = spec.firstStep->title;
+    }
     for (std::size_t i = 0; i < spec.bugs.size(); ++i) {
         SourceCheck bug = row(SourceRole::Bug, spec.bugs[i].file, "/bugs/" + std::to_string(i) + "/file",
                               describeExpect(spec.bugs[i].expect));

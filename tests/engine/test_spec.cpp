@@ -100,6 +100,14 @@ TEST(Spec, OptionalFieldsAndExtras)
     ASSERT_TRUE(r->autotune.has_value());
     EXPECT_EQ(r->autotune->minConfigs, 3);
     EXPECT_EQ(r->autotune->shapes.size(), 2u);
+    EXPECT_FALSE(r->firstStep.has_value());
+
+    j["first_step"] = {{"file", "starter.cu"}, {"title", "First step: one element per thread"}};
+    auto f = test::parseIn(j);
+    ASSERT_TRUE(f.ok()) << f.error().message;
+    ASSERT_TRUE(f->firstStep.has_value());
+    EXPECT_EQ(f->firstStep->file, "starter.cu");
+    EXPECT_EQ(f->firstStep->title, "First step: one element per thread");
 }
 
 TEST(Spec, BaselinesParse)
@@ -148,6 +156,11 @@ TEST(Spec, EveryRejectionPath)
         {"path with ..", [](json& j) { j["starter"] = "../vector-add/starter.cu"; },
          "/starter: \"../vector-add/starter.cu\" must be a path relative"},
         {"missing file", [](json& j) { j["solution"] = "nope.cu"; }, "/solution: file \"nope.cu\" does not exist in"},
+        {"first step without title", [](json& j) { j["first_step"] = {{"file", "solution.cu"}}; },
+         "/first_step: missing required field \"title\""},
+        {"first step file missing", [](json& j) { j["first_step"] = {{"file", "slow.cu"}, {"title", "t"}}; },
+         "/first_step/file: file \"slow.cu\" does not exist"},
+        {"first step not an object", [](json& j) { j["first_step"] = "slow.cu"; }, "/first_step: must be an object"},
         {"reference file missing", [](json& j) { j["reference"]["file"] = "ref64.cu"; },
          "/reference/file: file \"ref64.cu\" does not exist"},
         {"reference without kernel", [](json& j) { j["reference"].erase("kernel"); },

@@ -102,6 +102,31 @@ TEST(Ceilings, CalibrationCacheRoundTrip)
     std::filesystem::remove_all(root);
 }
 
+TEST(Ceilings, CalibrationCacheKeepsTheTensorFigureAndRemeasuresOldVersions)
+{
+    const auto root = std::filesystem::temp_directory_path() / ("tkm-measure-test-v-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(root);
+    const auto file = calibrationCachePath(root, h200(), "13.0");
+    CopyCalibration c{.copyGbps = 4301,
+                      .bytes = 1073741824,
+                      .medianMs = 0.75,
+                      .kernel = "add (2 reads, 1 write), one tile per block, 256 threads x 2 vectors",
+                      .tensorGflops = 655000,
+                      .tensorSize = 8192,
+                      .tensorMedianMs = 1.68};
+    ASSERT_TRUE(saveCalibration(file, c).ok());
+    auto back = loadCalibration(file);
+    ASSERT_TRUE(back.has_value());
+    EXPECT_EQ(back->kernel, c.kernel);
+    EXPECT_DOUBLE_EQ(back->tensorGflops, 655000);
+    EXPECT_EQ(back->tensorSize, 8192);
+    EXPECT_DOUBLE_EQ(back->tensorMedianMs, 1.68);
+    // A file of the first format (one grid-stride copy, no version): its figure understated the ceiling.
+    std::ofstream(file) << R"({"copy_gbps": 3992, "bytes": 268435456, "median_ms": 0.13})";
+    EXPECT_FALSE(loadCalibration(file).has_value());
+    std::filesystem::remove_all(root);
+}
+
 TEST(Ceilings, MakeCeilingsCombinesAttributesTableAndCalibration)
 {
     CopyCalibration c{.copyGbps = 4250, .bytes = 268435456};
@@ -111,6 +136,18 @@ TEST(Ceilings, MakeCeilingsCombinesAttributesTableAndCalibration)
     EXPECT_DOUBLE_EQ(ce.peakFp32Gflops, 67000);
     EXPECT_NE(ce.source.find("256 MiB"), std::string::npos) << ce.source;
     EXPECT_EQ(makeCeilings(h200(), std::nullopt).measuredCopyGbps, 0);
+    EXPECT_EQ(ce.measuredTensorGflops, 0);
+    EXPECT_EQ(ce.source.find("cuBLAS"), std::string::npos) << ce.source;
+
+    c.tensorGflops = 655000;
+    c.tensorSize = 8192;
+    ce = makeCeilings(h200(), c);
+    EXPECT_DOUBLE_EQ(ce.measuredTensorGflops, 655000);
+    EXPECT_DOUBLE_EQ(ce.peakTensorGflops, 989000); // the table figure stays beside it
+    EXPECT_NE(ce.source.find("cuBLAS fp16 GEMM (fp32 accumulate) 8192^3"), std::string::npos) << ce.source;
+    c.tensorGflops = 0;
+    c.tensorNote = "libcublas.so.13 was not found";
+    EXPECT_NE(makeCeilings(h200(), c).source.find("no measured tensor-core figure: libcublas"), std::string::npos);
 }
 
 TEST(Roofline, VectorAddIsMemoryBound)
@@ -137,6 +174,14 @@ TEST(Roofline, LargeGemmIsComputeBound)
     EXPECT_EQ(p.bound, Bound::Compute);
     EXPECT_DOUBLE_EQ(p.attainableGflopsTheoretical, 989000);
     EXPECT_DOUBLE_EQ(p.attainableGflopsMeasured, 989000);
+    // With the calibration's GEMM rate, the measured roof of a dot kernel is that rate, not the table's.
+    ce.measuredTensorGflops = 655000;
+    p = placeOnRoofline(2 * n * n * n, 3 * n * n * 2, 0.2, ce, /*useTensorPeak=*/true);
+    EXPECT_DOUBLE_EQ(p.attainableGflopsTheoretical, 989000);
+    EXPECT_DOUBLE_EQ(p.attainableGflopsMeasured, 655000);
+    // An FP32 kernel keeps the FP32 peak.
+    p = placeOnRoofline(2 * n * n * n, 3 * n * n * 4, 2.0, ce);
+    EXPECT_DOUBLE_EQ(p.attainableGflopsMeasured, 67000);
 }
 
 TEST(Roofline, AttainableIsTheLowerRoof)

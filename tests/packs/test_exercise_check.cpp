@@ -256,6 +256,26 @@ TEST(ExerciseCheck, EverySourceOfABuiltInExerciseCompilesInTableOrder)
                              "reference reference.py /triton/reference/file compiled expect: "}));
 }
 
+// A labelled first-step solution (exercise.json "first_step") is a second solution row: it must compile and,
+// with a GPU, pass every case.
+TEST(ExerciseCheck, TheFirstStepSolutionIsASolutionRowWithItsTitle)
+{
+    packs::ExerciseCheckOptions options;
+    options.useCompileCache = false;
+    options.triton = false;
+    const auto check = packs::checkExercise(contentExercise("06-blocked-matmul/exercises/matmul-fp16"), options);
+    ASSERT_EQ(check.specError, "");
+    const auto it = std::find_if(check.sources.begin(), check.sources.end(),
+                                 [](const packs::SourceCheck& s) { return s.pointer == "/first_step/file"; });
+    ASSERT_NE(it, check.sources.end());
+    EXPECT_EQ(it->role, packs::SourceRole::Solution);
+    EXPECT_EQ(it->file, "first-step.cu");
+    EXPECT_EQ(it->expected, "pass");
+    EXPECT_NE(it->title.find("First step"), std::string::npos) << it->title;
+    EXPECT_TRUE(it->compiled) << it->compileProblem;
+    EXPECT_EQ(std::next(check.sources.begin())->pointer, "/first_step/file"); // right after the solution
+}
+
 TEST(ExerciseCheck, ASpecErrorKeepsItsPointerAndACompileErrorItsLine)
 {
     TempDir tmp;

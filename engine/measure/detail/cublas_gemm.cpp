@@ -161,6 +161,31 @@ engine::Expected<std::unique_ptr<CublasGemm>> CublasGemm::create(const std::map<
     return g;
 }
 
+engine::Expected<std::unique_ptr<CublasGemm>> CublasGemm::createRowMajor(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c,
+                                                                         int m, int n, int k, engine::DType dtype)
+{
+    const CublasApi& api = cublas();
+    if (!api.whyNot.empty())
+        return engine::makeError(engine::ErrorKind::Internal, api.whyNot);
+    std::unique_ptr<CublasGemm> g(new CublasGemm());
+    State& s = *g->m_state;
+    cudaDataType_t type = CUDA_R_16F;
+    if (!cudaType(dtype, type))
+        return engine::makeError(engine::ErrorKind::BadInput, "cuBLAS GEMM: the dtype must be f16, bf16, f32 or f64.");
+    s.a = Operand{a, type, k, false};
+    s.b = Operand{b, type, n, false};
+    s.c = Operand{c, type, n, false};
+    s.m = m;
+    s.n = n;
+    s.k = k;
+    if (cublasStatus_t st = api.create(&s.handle); st != CUBLAS_STATUS_SUCCESS) {
+        s.handle = nullptr;
+        return engine::makeError(engine::ErrorKind::Cuda,
+                                 "cuBLAS could not start (cublasCreate returned " + std::to_string(st) + ").");
+    }
+    return g;
+}
+
 engine::Status CublasGemm::enqueue(CUstream stream) const
 {
     const CublasApi& api = cublas();

@@ -23,6 +23,10 @@ public:
     /// an unsupported dtype, cublasCreate failing.
     static engine::Expected<std::unique_ptr<CublasGemm>> create(const std::map<std::string, std::string>& gemm,
                                                                 const PerfCase& pc);
+    /// A GEMM on contiguous row-major buffers: C[m×n] = A[m×k]·B[k×n], all of `dtype` (f16, bf16, f32, f64), as the
+    /// calibration's tensor-core figure uses. Errors: libcublas missing, an unsupported dtype, cublasCreate failing.
+    static engine::Expected<std::unique_ptr<CublasGemm>> createRowMajor(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c,
+                                                                        int m, int n, int k, engine::DType dtype);
     ~CublasGemm();
     CublasGemm(const CublasGemm&) = delete;            ///< owns a cuBLAS handle
     CublasGemm& operator=(const CublasGemm&) = delete; ///< owns a cuBLAS handle

@@ -6,6 +6,12 @@
 //   z = row - tl.max(row, axis=0)
 //   num = tl.exp(z)
 //   tl.store(out_ptr + row_id * stride_out + cols, num / tl.sum(num, axis=0), mask=cols < N)
+//
+// Speed: when the row fits (N <= 32 floats per thread) and both rows start 16-byte aligned, the row lives in
+// registers: each thread loads its float4 once, and max, exp, sum and the divide all work on those registers, so
+// the row costs one DRAM read and one write and no shared-memory round trips. Other rows (very long, or a padded
+// row that starts off a 16-byte boundary) take the shared-memory tile below.
+
 #define NEG_INF (-__int_as_float(0x7f800000))
 
 __device__ __forceinline__ float warp_max(float v)
@@ -56,6 +62,56 @@ __device__ float block_sum(float v, float* scratch)
     return v;
 }
 
+constexpr int kThreads = 32 * NUM_WARPS;
+constexpr int kRegVecs = 8;  // float4 per thread held in registers: rows up to 32 * kThreads floats
+
+// The row in registers. Returns false (having done nothing) when it does not fit or is not 16-byte aligned.
+__device__ bool softmax_in_registers(const float* xr, float* orow, int N, float* scratch)
+{
+    const bool aligned = ((reinterpret_cast<unsigned long long>(xr) | reinterpret_cast<unsigned long long>(orow)) & 15) == 0;
+    if (!aligned || N > 4 * kRegVecs * kThreads) {
+        return false;  // the same for every thread of the block: no thread reaches a barrier alone
+    }
+    const float4* x4 = reinterpret_cast<const float4*>(xr);
+    float4* o4 = reinterpret_cast<float4*>(orow);
+    const int n4 = N / 4;
+    const int tail = 4 * n4 + static_cast<int>(threadIdx.x);  // fewer than 4 elements after the last float4
+    float4 v[kRegVecs];
+    float m = NEG_INF;
+#pragma unroll
+    for (int j = 0; j < kRegVecs; ++j) {
+        const int i = j * kThreads + static_cast<int>(threadIdx.x);
+        // Lanes past N take -inf: they never win the max and exp(-inf) = 0 adds nothing to the sum.
+        v[j] = i < n4 ? x4[i] : make_float4(NEG_INF, NEG_INF, NEG_INF, NEG_INF);
+        m = fmaxf(m, fmaxf(fmaxf(v[j].x, v[j].y), fmaxf(v[j].z, v[j].w)));
+    }
+    float t = tail < N ? xr[tail] : NEG_INF;
+    m = block_max(fmaxf(m, t), scratch);
+
+    float s = 0.0f;
+#pragma unroll
+    for (int j = 0; j < kRegVecs; ++j) {
+        if (4 * j * kThreads < N) {  // the same for the whole block: float4 slots wholly past N are skipped
+            v[j] = make_float4(expf(v[j].x - m), expf(v[j].y - m), expf(v[j].z - m), expf(v[j].w - m));
+            s += (v[j].x + v[j].y) + (v[j].z + v[j].w);
+        }
+    }
+    t = expf(t - m);
+    s = block_sum(s + t, scratch);
+
+#pragma unroll
+    for (int j = 0; j < kRegVecs; ++j) {
+        const int i = j * kThreads + static_cast<int>(threadIdx.x);
+        if (i < n4) {
+            o4[i] = make_float4(v[j].x / s, v[j].y / s, v[j].z / s, v[j].w / s);
+        }
+    }
+    if (tail < N) {
+        orow[tail] = t / s;
+    }
+    return true;
+}
+
 extern "C" __global__ void softmax(const float* __restrict__ x, float* __restrict__ out, int M, int N,
                                    int stride_x, int stride_out, int block_size)
 {
@@ -65,6 +121,9 @@ extern "C" __global__ void softmax(const float* __restrict__ x, float* __restric
     const long long row = blockIdx.x;
     const float* xr = x + row * stride_x;
     float* orow = out + row * stride_out;
+    if (softmax_in_registers(xr, orow, N, scratch)) {
+        return;
+    }
 
     // Load once. Lanes past N take -inf: they never win the max and exp(-inf) = 0 adds nothing to the sum.
     float m = NEG_INF;

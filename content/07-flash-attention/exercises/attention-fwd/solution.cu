@@ -1,127 +1,247 @@
 // Flash-attention forward for one head: O = softmax(sm_scale · Q·Kᵀ) · V, never storing the N × N scores.
 // Program blockIdx.x owns BLOCK_M query rows and streams over K/V in tiles of BLOCK_N keys, keeping per row
 // m (running max), l (running denominator) and acc (running weighted sum of V, HEAD_DIM wide).
+//
+// Both products run on the tensor cores (mma.sync m16n8k8 with TF32 inputs, FP32 accumulation), the way Triton's
+// tl.dot does for fp32. One warp owns 16 query rows (BLOCK_M = 16 · NUM_WARPS); the block's warps share each K/V
+// tile, which cp.async copies into shared memory while the previous tile is being multiplied.
+//
+// Precision: a TF32 input keeps 10 of fp32's 23 mantissa bits (relative error up to 2^-11), which puts attention's
+// error near 1e-3, ten times this exercise's tolerance. So every operand x is split into x_hi = tf32(x) and
+// x_lo = tf32(x - x_hi), and each product is a_hi·b_hi + a_hi·b_lo + a_lo·b_hi ("3xTF32", as CUTLASS names it):
+// three tensor-core instructions instead of one, and an error at fp32's level. Set SPLIT_TF32 to 0 to see the
+// plain-TF32 kernel fail the cases with about 1e-3 error (and run about twice as fast).
+//
+// Layout tricks (no shuffles): the m16n8k8 accumulator of S holds, per lane (g = lane / 4, t = lane % 4), keys 2t
+// and 2t + 1 of each 8-key group; read as the A operand of P·V those registers stand for keys t and t + 4, so the
+// V operand is read for keys 2t and 2t + 1 instead, and the order of the sum is permuted, not its terms.
+#ifndef SPLIT_TF32
+#define SPLIT_TF32 1
+#endif
 #define THREADS (32 * NUM_WARPS)
-#define ACC_PER_THREAD (BLOCK_M * HEAD_DIM / THREADS)  // this thread's share of the BLOCK_M × HEAD_DIM acc
+#define KV_STRIDE (HEAD_DIM + 4)  // floats per shared-memory row: the +4 puts a fragment's 32 reads in 32 banks
+#define D_STEPS (HEAD_DIM / 8)    // k-steps of Q·Kᵀ over the head dimension
+#define KEY_GROUPS (BLOCK_N / 8)  // 8-key groups per tile
 
-extern "C" __global__ void attention_fwd(const float* __restrict__ q, const float* __restrict__ k,
-                                         const float* __restrict__ v, float* __restrict__ o, int n_ctx,
-                                         float sm_scale, int stride_qn, int stride_kn, int stride_vn,
-                                         int stride_on)
+struct KvTile
 {
-    static_assert((BLOCK_M * HEAD_DIM) % THREADS == 0 && BLOCK_N <= 64 && BLOCK_N % 32 == 0,
-                  "BLOCK_M * HEAD_DIM must split over the threads; BLOCK_N is 32 or 64");
-    __shared__ float q_tile[BLOCK_M][HEAD_DIM];
-    __shared__ float kv_tile[BLOCK_N][HEAD_DIM + 1];  // K, then V, of the current tile (+1: no bank conflicts)
-    __shared__ float p_tile[BLOCK_M][BLOCK_N];        // scores, then probabilities, of the current tile
-    __shared__ float m_row[BLOCK_M];
-    __shared__ float l_row[BLOCK_M];
-    __shared__ float alpha_row[BLOCK_M];
+    float k[BLOCK_N * KV_STRIDE];
+    float v[BLOCK_N * KV_STRIDE];
+};
+
+__device__ __forceinline__ unsigned to_tf32(float x)
+{
+    unsigned r;
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+    return r;
+}
+
+// x = hi + lo to about 2^-22 relative (lo unused without SPLIT_TF32).
+__device__ __forceinline__ void split(float x, unsigned& hi, unsigned& lo)
+{
+    hi = to_tf32(x);
+    lo = SPLIT_TF32 ? to_tf32(x - __uint_as_float(hi)) : 0u;
+}
+
+__device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
+{
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                 "{%8, %9}, {%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// d += a·b with split operands: small terms first, then the main one.
+__device__ __forceinline__ void mma_3x(float (&d)[4], const unsigned (&ah)[4], const unsigned (&al)[4],
+                                       unsigned bh0, unsigned bh1, unsigned bl0, unsigned bl1)
+{
+#if SPLIT_TF32
+    mma_tf32(d, al, bh0, bh1);
+    mma_tf32(d, ah, bl0, bl1);
+#endif
+    mma_tf32(d, ah, bh0, bh1);
+}
+
+__device__ __forceinline__ void cp_async16(float* dst, const float* src)
+{
+    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src));
+}
+
+// One buffer <- rows n0 .. n0 + BLOCK_N - 1 of K and V (rows past n_ctx: zeros). 16-byte cp.async when the rows
+// are 16-byte aligned, else element by element (padded rows).
+__device__ void load_kv(KvTile& t, const float* k, const float* v, int n0, int n_ctx, int stride_kn, int stride_vn,
+                        bool vec_k, bool vec_v)
+{
+    constexpr int kChunks = HEAD_DIM / 4;
+    for (int e = threadIdx.x; e < BLOCK_N * kChunks; e += THREADS) {
+        const int r = e / kChunks;
+        const int c = (e % kChunks) * 4;
+        float* dk = &t.k[r * KV_STRIDE + c];
+        float* dv = &t.v[r * KV_STRIDE + c];
+        const long long key = n0 + r;
+        if (key >= n_ctx) {
+            *reinterpret_cast<float4*>(dk) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            *reinterpret_cast<float4*>(dv) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            continue;
+        }
+        const float* sk = k + key * stride_kn + c;
+        const float* sv = v + key * stride_vn + c;
+        if (vec_k) {
+            cp_async16(dk, sk);
+        } else {
+            *reinterpret_cast<float4*>(dk) = make_float4(sk[0], sk[1], sk[2], sk[3]);
+        }
+        if (vec_v) {
+            cp_async16(dv, sv);
+        } else {
+            *reinterpret_cast<float4*>(dv) = make_float4(sv[0], sv[1], sv[2], sv[3]);
+        }
+    }
+    asm volatile("cp.async.commit_group;\n" ::);
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+    attention_fwd(const float* __restrict__ q, const float* __restrict__ k, const float* __restrict__ v,
+                  float* __restrict__ o, int n_ctx, float sm_scale, int stride_qn, int stride_kn, int stride_vn,
+                  int stride_on)
+{
+    static_assert(BLOCK_M == 16 * NUM_WARPS, "this tensor-core kernel gives each warp 16 query rows");
+    static_assert(HEAD_DIM % 8 == 0 && BLOCK_N % 8 == 0, "HEAD_DIM and BLOCK_N are multiples of 8");
+    static_assert(2 * sizeof(KvTile) <= 49152, "two K/V tiles must fit in 48 KiB: BLOCK_N = 32 at HEAD_DIM 64");
+    __shared__ __align__(16) KvTile tiles[2];
 
     const float neg_inf = __int_as_float(0xff800000);
-    const int m0 = blockIdx.x * BLOCK_M;
-    const int lane = threadIdx.x % 32;
-    const int warp = threadIdx.x / 32;
+    const float log2e = 1.4426950408889634f;
+    const int lane = threadIdx.x & 31;
+    const int g = lane >> 2;
+    const int t = lane & 3;
+    const int row0 = blockIdx.x * BLOCK_M + (threadIdx.x >> 5) * 16;  // this warp's first query row
+    const int rows[2] = {row0 + g, row0 + g + 8};                    // the two rows this lane holds
 
-    // Load the Q tile once; rows past n_ctx read as 0 and are never stored.
-    for (int e = threadIdx.x; e < BLOCK_M * HEAD_DIM; e += THREADS) {
-        const int i = e / HEAD_DIM;
-        const int c = e % HEAD_DIM;
-        q_tile[i][c] = m0 + i < n_ctx ? q[static_cast<long long>(m0 + i) * stride_qn + c] : 0.0f;
-    }
-    for (int i = threadIdx.x; i < BLOCK_M; i += THREADS) {
-        m_row[i] = neg_inf;  // -inf, not 0: the first tile's max must win whatever its sign
-        l_row[i] = 0.0f;
-    }
-    float acc[ACC_PER_THREAD];
+    // Q fragments, loaded once and scaled by sm_scale · log2(e) so that exp2 gives the softmax weights.
+    // Rows past n_ctx read as 0 and are never stored.
+    unsigned qh[D_STEPS][4];
+    unsigned ql[D_STEPS][4];
+    const float qscale = sm_scale * log2e;
 #pragma unroll
-    for (int t = 0; t < ACC_PER_THREAD; ++t) {
-        acc[t] = 0.0f;
+    for (int s = 0; s < D_STEPS; ++s) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const int row = rows[i & 1];
+            const int col = s * 8 + t + (i >> 1) * 4;
+            const float x = row < n_ctx ? q[static_cast<long long>(row) * stride_qn + col] * qscale : 0.0f;
+            split(x, qh[s][i], ql[s][i]);
+        }
     }
 
-    for (int n0 = 0; n0 < n_ctx; n0 += BLOCK_N) {
-        // K tile into shared memory (keys past n_ctx: zeros, masked out of the scores below).
-        for (int e = threadIdx.x; e < BLOCK_N * HEAD_DIM; e += THREADS) {
-            const int j = e / HEAD_DIM;
-            const int c = e % HEAD_DIM;
-            kv_tile[j][c] = n0 + j < n_ctx ? k[static_cast<long long>(n0 + j) * stride_kn + c] : 0.0f;
+    float acc[D_STEPS][4] = {};        // O fragments: columns 8j + 2t, 8j + 2t + 1 of rows g, g + 8
+    float m_run[2] = {neg_inf, neg_inf};  // -inf, not 0: the first tile's max must win whatever its sign
+    float l_run[2] = {0.0f, 0.0f};       // this lane's share of the row sums (the quad adds them at the end)
+
+    const bool vec_k = stride_kn % 4 == 0 && (reinterpret_cast<unsigned long long>(k) & 15) == 0;
+    const bool vec_v = stride_vn % 4 == 0 && (reinterpret_cast<unsigned long long>(v) & 15) == 0;
+    const int n_tiles = (n_ctx + BLOCK_N - 1) / BLOCK_N;
+    load_kv(tiles[0], k, v, 0, n_ctx, stride_kn, stride_vn, vec_k, vec_v);
+
+    for (int it = 0; it < n_tiles; ++it) {
+        const int n0 = it * BLOCK_N;
+        if (it + 1 < n_tiles) {
+            load_kv(tiles[(it + 1) & 1], k, v, n0 + BLOCK_N, n_ctx, stride_kn, stride_vn, vec_k, vec_v);
+            asm volatile("cp.async.wait_group 1;\n" ::);
+        } else {
+            asm volatile("cp.async.wait_group 0;\n" ::);
         }
         __syncthreads();
+        const KvTile& tile = tiles[it & 1];
 
-        // S = sm_scale · Q_tile · K_tileᵀ, with -inf for keys past the end (their probability becomes 0).
-        for (int e = threadIdx.x; e < BLOCK_M * BLOCK_N; e += THREADS) {
-            const int i = e / BLOCK_N;
-            const int j = e % BLOCK_N;
-            float s = 0.0f;
-#pragma unroll 16
-            for (int c = 0; c < HEAD_DIM; ++c) {
-                s = fmaf(q_tile[i][c], kv_tile[j][c], s);
-            }
-            p_tile[i][j] = n0 + j < n_ctx ? s * sm_scale : neg_inf;
-        }
-        __syncthreads();
-
-        // Online softmax, one warp per query row: new max, rescale factor, probabilities, new denominator.
-        for (int i = warp; i < BLOCK_M; i += NUM_WARPS) {
-            float tile_max = neg_inf;
-            for (int j = lane; j < BLOCK_N; j += 32) {
-                tile_max = fmaxf(tile_max, p_tile[i][j]);
-            }
-            for (int offset = 16; offset > 0; offset >>= 1) {
-                tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, offset));
-            }
-            const float m_old = m_row[i];
-            const float m_new = fmaxf(m_old, tile_max);  // finite: every tile holds at least one real key
-            float row_sum = 0.0f;
-            for (int j = lane; j < BLOCK_N; j += 32) {
-                const float p = expf(p_tile[i][j] - m_new);
-                p_tile[i][j] = p;
-                row_sum += p;
-            }
-            for (int offset = 16; offset > 0; offset >>= 1) {
-                row_sum += __shfl_xor_sync(0xffffffffu, row_sum, offset);
-            }
-            __syncwarp();
-            if (lane == 0) {
-                const float alpha = expf(m_old - m_new);  // exp(-inf) = 0 on the first tile
-                alpha_row[i] = alpha;
-                l_row[i] = l_row[i] * alpha + row_sum;
-                m_row[i] = m_new;
-            }
-        }
-        __syncthreads();  // p, alpha ready; K no longer needed
-
-        // V tile into the same shared buffer.
-        for (int e = threadIdx.x; e < BLOCK_N * HEAD_DIM; e += THREADS) {
-            const int j = e / HEAD_DIM;
-            const int c = e % HEAD_DIM;
-            kv_tile[j][c] = n0 + j < n_ctx ? v[static_cast<long long>(n0 + j) * stride_vn + c] : 0.0f;
-        }
-        __syncthreads();
-
-        // acc = acc · alpha + P · V_tile: old contributions rescaled to the new max, then this tile added.
+        // S = Q·Kᵀ for this warp's 16 rows and the tile's BLOCK_N keys (log2 units).
+        float s[KEY_GROUPS][4] = {};
 #pragma unroll
-        for (int t = 0; t < ACC_PER_THREAD; ++t) {
-            const int e = threadIdx.x + t * THREADS;
-            const int i = e / HEAD_DIM;
-            const int c = e % HEAD_DIM;
-            float sum = acc[t] * alpha_row[i];
-            for (int j = 0; j < BLOCK_N; ++j) {
-                sum = fmaf(p_tile[i][j], kv_tile[j][c], sum);
+        for (int d = 0; d < D_STEPS; ++d) {
+#pragma unroll
+            for (int j = 0; j < KEY_GROUPS; ++j) {
+                const float* kr = &tile.k[(j * 8 + g) * KV_STRIDE + d * 8 + t];
+                unsigned bh0, bl0, bh1, bl1;
+                split(kr[0], bh0, bl0);
+                split(kr[4], bh1, bl1);
+                mma_3x(s[j], qh[d], ql[d], bh0, bh1, bl0, bl1);
             }
-            acc[t] = sum;
         }
-        __syncthreads();  // before the next tile overwrites kv_tile and p_tile
+
+        // Online softmax: keys past n_ctx get -inf; new max per row (the quad of 4 lanes shares a row).
+        float tile_max[2] = {neg_inf, neg_inf};
+#pragma unroll
+        for (int j = 0; j < KEY_GROUPS; ++j) {
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                if (n0 + j * 8 + 2 * t + (i & 1) >= n_ctx) {
+                    s[j][i] = neg_inf;
+                }
+                tile_max[i >> 1] = fmaxf(tile_max[i >> 1], s[j][i]);
+            }
+        }
+        float alpha[2];
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            tile_max[h] = fmaxf(tile_max[h], __shfl_xor_sync(0xffffffffu, tile_max[h], 1));
+            tile_max[h] = fmaxf(tile_max[h], __shfl_xor_sync(0xffffffffu, tile_max[h], 2));
+            const float m_new = fmaxf(m_run[h], tile_max[h]);  // finite: every tile holds at least one real key
+            alpha[h] = exp2f(m_run[h] - m_new);                 // exp(-inf) = 0 on the first tile
+            m_run[h] = m_new;
+            l_run[h] *= alpha[h];
+        }
+#pragma unroll
+        for (int j = 0; j < KEY_GROUPS; ++j) {
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                s[j][i] = exp2f(s[j][i] - m_run[i >> 1]);
+                l_run[i >> 1] += s[j][i];
+            }
+        }
+#pragma unroll
+        for (int d = 0; d < D_STEPS; ++d) {
+            acc[d][0] *= alpha[0];
+            acc[d][1] *= alpha[0];
+            acc[d][2] *= alpha[1];
+            acc[d][3] *= alpha[1];
+        }
+
+        // acc += P·V. The S registers of key group j are P's A operand (keys 2t, 2t + 1 as "t" and "t + 4").
+#pragma unroll
+        for (int j = 0; j < KEY_GROUPS; ++j) {
+            unsigned ph[4];
+            unsigned pl[4];
+            split(s[j][0], ph[0], pl[0]);  // row g,     key 2t
+            split(s[j][2], ph[1], pl[1]);  // row g + 8, key 2t
+            split(s[j][1], ph[2], pl[2]);  // row g,     key 2t + 1
+            split(s[j][3], ph[3], pl[3]);  // row g + 8, key 2t + 1
+            const float* v0 = &tile.v[(j * 8 + 2 * t) * KV_STRIDE + g];
+            const float* v1 = v0 + KV_STRIDE;
+#pragma unroll
+            for (int d = 0; d < D_STEPS; ++d) {
+                unsigned bh0, bl0, bh1, bl1;
+                split(v0[d * 8], bh0, bl0);
+                split(v1[d * 8], bh1, bl1);
+                mma_3x(acc[d], ph, pl, bh0, bh1, bl0, bl1);
+            }
+        }
+        __syncthreads();  // every warp is done with this buffer before the next prefetch overwrites it
     }
 
-    // Epilogue: normalise once and store the rows that exist.
+    // Epilogue: the quad's row sums, one division per element, the rows that exist.
 #pragma unroll
-    for (int t = 0; t < ACC_PER_THREAD; ++t) {
-        const int e = threadIdx.x + t * THREADS;
-        const int i = e / HEAD_DIM;
-        const int c = e % HEAD_DIM;
-        if (m0 + i < n_ctx) {
-            o[static_cast<long long>(m0 + i) * stride_on + c] = acc[t] / l_row[i];
+    for (int h = 0; h < 2; ++h) {
+        l_run[h] += __shfl_xor_sync(0xffffffffu, l_run[h], 1);
+        l_run[h] += __shfl_xor_sync(0xffffffffu, l_run[h], 2);
+        if (rows[h] >= n_ctx) {
+            continue;
+        }
+        float* orow = o + static_cast<long long>(rows[h]) * stride_on;
+#pragma unroll
+        for (int d = 0; d < D_STEPS; ++d) {
+            orow[d * 8 + 2 * t] = acc[d][2 * h] / l_run[h];
+            orow[d * 8 + 2 * t + 1] = acc[d][2 * h + 1] / l_run[h];
         }
     }
 }
