@@ -1,6 +1,7 @@
 // FIRST STEP (exercise.json "first_step"), not the fast solution: the blocked structure on the CUDA cores, which
 // passes every case and is where most interview answers start. solution.cu keeps this structure and moves the
-// inner product onto the tensor cores (ldmatrix + mma.sync, a cp.async pipeline): about 30 times faster at 4096^3.
+// inner product onto the tensor cores (ldmatrix + mma.sync, a cp.async pipeline): 14 times faster at 4096^3 on
+// an H200.
 //
 // C = A·B with fp16 inputs and output and an fp32 accumulator, one C tile per program, in Triton's style.
 // Triton:                                          CUDA mirror:

@@ -10,7 +10,8 @@
 //   tl.store(c_ptrs, acc.to(tl.float16), mask=...)     one fp16 rounding per element, at the very end
 //
 // A first step without tensor cores (shared-memory tiles, FMAs on the CUDA cores) is first-step.cu beside this
-// file: the same structure, about 30 times slower at 4096^3.
+// file: the same structure, 14 times slower at 4096^3 on an H200
+// (5.68 ms against 0.395 ms; cuBLAS 0.199 ms).
 //
 // Shared memory holds STAGES copies of the A tile (BLOCK_M x BLOCK_K) and the B tile (BLOCK_K x BLOCK_N), rows
 // in 16-byte chunks whose order is XOR-swizzled with the row number, so that the eight rows one ldmatrix phase
@@ -78,7 +79,7 @@ __device__ __forceinline__ void ldmatrix_x4_trans(unsigned (&r)[4], const void* 
 // d += a (16x16, row-major) * b (16x8, column-major), fp16 in, fp32 accumulate.
 __device__ __forceinline__ void mma_16816(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
 {
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
                  "{%8, %9}, {%0, %1, %2, %3};\n"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
@@ -90,24 +91,56 @@ struct Tiles
     __half b[STAGES][BLOCK_K * BLOCK_N];
 };
 
-// cp.async of k-tile `kt` into `stage` (fast path: the whole tile is inside the matrices).
-__device__ __forceinline__ void load_tile_async(Tiles& t, int stage, const __half* a, const __half* b, int m0,
-                                                int n0, int kt, int stride_am, int stride_bk)
+// The cp.async copies of the fast path. Each thread copies the same chunks of every k-tile, so their shared and
+// global addresses are computed once; a k-tile moves the A pointers by BLOCK_K and the B pointers by BLOCK_K rows.
+#define A_PER_THREAD ((BLOCK_M * A_CHUNKS + THREADS - 1) / THREADS)
+#define B_PER_THREAD ((BLOCK_K * B_CHUNKS + THREADS - 1) / THREADS)
+struct AsyncLoader
 {
-    const int k0 = kt * BLOCK_K;
-    for (int e = threadIdx.x; e < BLOCK_M * A_CHUNKS; e += THREADS) {
-        const int r = e / A_CHUNKS;
-        const int c = e % A_CHUNKS;
-        cp_async16(&t.a[stage][r * BLOCK_K + swizzle(r, c, A_CHUNKS) * 8],
-                   a + static_cast<long long>(m0 + r) * stride_am + k0 + c * 8);
+    const __half* a_src[A_PER_THREAD];
+    int a_dst[A_PER_THREAD];  // element offset in a stage of the A tile; -1: no chunk for this thread
+    const __half* b_src[B_PER_THREAD];
+    int b_dst[B_PER_THREAD];
+    long long b_step;         // elements between the B rows of consecutive k-tiles
+
+    __device__ AsyncLoader(const __half* a, const __half* b, int m0, int n0, int stride_am, int stride_bk)
+    {
+#pragma unroll
+        for (int i = 0; i < A_PER_THREAD; ++i) {
+            const int e = threadIdx.x + i * THREADS;
+            const int r = e / A_CHUNKS;
+            const int c = e % A_CHUNKS;
+            a_dst[i] = e < BLOCK_M * A_CHUNKS ? r * BLOCK_K + swizzle(r, c, A_CHUNKS) * 8 : -1;
+            a_src[i] = a + static_cast<long long>(m0 + r) * stride_am + c * 8;
+        }
+#pragma unroll
+        for (int i = 0; i < B_PER_THREAD; ++i) {
+            const int e = threadIdx.x + i * THREADS;
+            const int r = e / B_CHUNKS;
+            const int c = e % B_CHUNKS;
+            b_dst[i] = e < BLOCK_K * B_CHUNKS ? r * BLOCK_N + swizzle(r, c, B_CHUNKS) * 8 : -1;
+            b_src[i] = b + static_cast<long long>(r) * stride_bk + n0 + c * 8;
+        }
+        b_step = static_cast<long long>(BLOCK_K) * stride_bk;
     }
-    for (int e = threadIdx.x; e < BLOCK_K * B_CHUNKS; e += THREADS) {
-        const int r = e / B_CHUNKS;
-        const int c = e % B_CHUNKS;
-        cp_async16(&t.b[stage][r * BLOCK_N + swizzle(r, c, B_CHUNKS) * 8],
-                   b + static_cast<long long>(k0 + r) * stride_bk + n0 + c * 8);
+
+    // cp.async of k-tile `kt` into `stage` (the whole tile is inside the matrices).
+    __device__ __forceinline__ void load(Tiles& t, int stage, int kt) const
+    {
+#pragma unroll
+        for (int i = 0; i < A_PER_THREAD; ++i) {
+            if (a_dst[i] >= 0) {
+                cp_async16(&t.a[stage][a_dst[i]], a_src[i] + kt * BLOCK_K);
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < B_PER_THREAD; ++i) {
+            if (b_dst[i] >= 0) {
+                cp_async16(&t.b[stage][b_dst[i]], b_src[i] + kt * b_step);
+            }
+        }
     }
-}
+};
 
 // Element-by-element load of k-tile `kt` into stage 0 with the masks (other=0.0): edge tiles, any strides.
 __device__ void load_tile_masked(Tiles& t, const __half* a, const __half* b, int M, int N, int K, int m0, int n0,
@@ -134,38 +167,54 @@ __device__ void load_tile_masked(Tiles& t, const __half* a, const __half* b, int
     }
 }
 
-// acc += this warp's part of A-tile x B-tile of `stage`, BLOCK_K / 16 steps of m16n8k16.
-__device__ __forceinline__ void mma_tile(const Tiles& t, int stage, int warp_m, int warp_n, float (&acc)[MT][NT][4])
+// Fragments of one k16 step for this warp: MT A fragments (16x16) and NT B fragments (16x8).
+struct Frags
+{
+    unsigned a[MT][4];
+    unsigned b[NT][2];
+};
+
+__device__ __forceinline__ void load_frags(Frags& f, const Tiles& t, int stage, int k16, int warp_m, int warp_n)
 {
     const int lane = threadIdx.x & 31;
 #pragma unroll
+    for (int i = 0; i < MT; ++i) {
+        // Lanes 0-15 give rows 0-15 at k 0-7, lanes 16-31 the same rows at k 8-15.
+        const int r = warp_m * WARP_M + i * 16 + (lane & 15);
+        const int c = k16 * 2 + (lane >> 4);
+        ldmatrix_x4(f.a[i], &t.a[stage][r * BLOCK_K + swizzle(r, c, A_CHUNKS) * 8]);
+    }
+#pragma unroll
+    for (int j = 0; j < NT; j += 2) {
+        // Transposed: lanes 0-7 / 8-15 give k rows 0-7 / 8-15 of n columns 0-7, lanes 16-31 of columns 8-15.
+        const int r = k16 * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
+        const int c = (warp_n * WARP_N + j * 8) / 8 + (lane >> 4);
+        unsigned q[4];
+        ldmatrix_x4_trans(q, &t.b[stage][r * BLOCK_N + swizzle(r, c, B_CHUNKS) * 8]);
+        f.b[j][0] = q[0];
+        f.b[j][1] = q[1];
+        f.b[j + 1][0] = q[2];
+        f.b[j + 1][1] = q[3];
+    }
+}
+
+// acc += this warp's part of A-tile x B-tile of `stage`, BLOCK_K / 16 steps of m16n8k16. The fragments of step
+// k16 + 1 are loaded before the multiplications of step k16, so shared-memory latency hides behind the tensor cores.
+__device__ __forceinline__ void mma_tile(const Tiles& t, int stage, int warp_m, int warp_n, float (&acc)[MT][NT][4])
+{
+    Frags f[2];
+    load_frags(f[0], t, stage, 0, warp_m, warp_n);
+#pragma unroll
     for (int k16 = 0; k16 < BLOCK_K / 16; ++k16) {
-        unsigned af[MT][4];
-        unsigned bf[NT][2];
-#pragma unroll
-        for (int i = 0; i < MT; ++i) {
-            // Lanes 0-15 give rows 0-15 at k 0-7, lanes 16-31 the same rows at k 8-15.
-            const int r = warp_m * WARP_M + i * 16 + (lane & 15);
-            const int c = k16 * 2 + (lane >> 4);
-            ldmatrix_x4(af[i], &t.a[stage][r * BLOCK_K + swizzle(r, c, A_CHUNKS) * 8]);
+        if (k16 + 1 < BLOCK_K / 16) {
+            load_frags(f[(k16 + 1) & 1], t, stage, k16 + 1, warp_m, warp_n);
         }
-#pragma unroll
-        for (int j = 0; j < NT; j += 2) {
-            // Transposed: lanes 0-7 / 8-15 give k rows 0-7 / 8-15 of n columns 0-7, lanes 16-31 of columns 8-15.
-            const int r = k16 * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
-            const int c = (warp_n * WARP_N + j * 8) / 8 + (lane >> 4);
-            unsigned q[4];
-            ldmatrix_x4_trans(q, &t.b[stage][r * BLOCK_N + swizzle(r, c, B_CHUNKS) * 8]);
-            bf[j][0] = q[0];
-            bf[j][1] = q[1];
-            bf[j + 1][0] = q[2];
-            bf[j + 1][1] = q[3];
-        }
+        const Frags& cur = f[k16 & 1];
 #pragma unroll
         for (int i = 0; i < MT; ++i) {
 #pragma unroll
             for (int j = 0; j < NT; ++j) {
-                mma_16816(acc[i][j], af[i], bf[j][0], bf[j][1]);
+                mma_16816(acc[i][j], cur.a[i], cur.b[j][0], cur.b[j][1]);
             }
         }
     }
@@ -207,11 +256,12 @@ extern "C" __global__ void __launch_bounds__(THREADS) matmul(const __half* __res
                       (reinterpret_cast<unsigned long long>(a) & 15) == 0 &&
                       (reinterpret_cast<unsigned long long>(b) & 15) == 0;
     if (fast) {
+        const AsyncLoader loader(a, b, m0, n0, stride_am, stride_bk);
         // Prologue: the first STAGES - 1 k-tiles in flight.
 #pragma unroll
         for (int s = 0; s < STAGES - 1; ++s) {
             if (s < k_tiles) {
-                load_tile_async(tiles, s, a, b, m0, n0, s, stride_am, stride_bk);
+                loader.load(tiles, s, s);
             }
             cp_async_commit();
         }
@@ -220,7 +270,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) matmul(const __half* __res
             __syncthreads();              // ... for every thread, and stage (kt - 1) % STAGES is free again
             const int next = kt + STAGES - 1;
             if (next < k_tiles) {
-                load_tile_async(tiles, next % STAGES, a, b, m0, n0, next, stride_am, stride_bk);
+                loader.load(tiles, next % STAGES, next);
             }
             cp_async_commit();  // an empty group at the end keeps the wait count right
             mma_tile(tiles, kt % STAGES, warp_m, warp_n, acc);
