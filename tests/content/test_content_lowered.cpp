@@ -38,17 +38,20 @@ struct Walkthrough
     std::string lesson;               ///< Markdown file under content/
     std::string caseName;             ///< the case to bind (empty: the performance case)
     std::vector<std::string> layouts; ///< each must occur in the lesson and in Lowered::layoutNotes
+    tkm::problem::MetaValues meta = {}; ///< meta-parameters the lesson names, where they are not the defaults
 };
 
-/// Lowers the exercise's Triton solution at case `caseName` (empty: the performance case) and default meta.
-tkm::triton::lower::Lowered lowerSolution(const fs::path& folder, const std::string& caseName)
+/// Lowers the exercise's Triton solution at case `caseName` (empty: the performance case) and the default meta
+/// with `overrides`.
+tkm::triton::lower::Lowered lowerSolution(const fs::path& folder, const std::string& caseName,
+                                          const tkm::problem::MetaValues& overrides)
 {
     auto spec = tkm::problem::loadSpec(folder);
     EXPECT_TRUE(spec.ok()) << (spec.ok() ? "" : spec.error().message);
     if (!spec.ok() || !spec->triton) {
         return {};
     }
-    auto meta = tkm::problem::resolveMeta(*spec);
+    auto meta = tkm::problem::resolveMeta(*spec, overrides);
     EXPECT_TRUE(meta.ok());
     const tkm::problem::Case* chosen = spec->performance ? &*spec->performance : nullptr;
     for (const tkm::problem::Case& c : spec->cases) {
@@ -96,13 +99,15 @@ TEST(ContentLowered, WalkthroughLayoutsMatchTheLowering)
         {"06-blocked-matmul/exercises/matmul-fp16", "06-blocked-matmul/lessons/04-what-it-became.md", "",
          {"4096 fp32s, 4 per thread, 128 threads, 8 repetitions",
           "64 int32s, 1 per thread, 128 threads, 1 repetition (replicated: 64 < 128)",
-          "2048 pointers, 4 per thread, 128 threads, 4 repetitions"}},
+          "2048 pointers, 4 per thread, 128 threads, 4 repetitions"},
+         // The lesson's tile; the exercise's defaults are 128 x 128 with 8 warps (the tensor-core solution's).
+         {{"BLOCK_M", 64}, {"BLOCK_N", 64}, {"BLOCK_K", 32}, {"NUM_WARPS", 4}}},
     };
     const fs::path root = tkm::test::contentRoot();
     const bool print = std::getenv("TKM_PRINT_LOWERED") != nullptr;
     for (const Walkthrough& w : lessons) {
         SCOPED_TRACE(w.lesson);
-        const auto l = lowerSolution(root / w.exercise, w.caseName);
+        const auto l = lowerSolution(root / w.exercise, w.caseName, w.meta);
         EXPECT_TRUE(l.diagnostics.empty()) << (l.diagnostics.empty() ? "" : l.diagnostics[0].message);
         if (print) {
             std::cout << "==== " << w.exercise << " " << w.caseName << "\n" << l.layoutNotes << "\n" << l.source << "\n";
