@@ -8,9 +8,12 @@
 #include "app/common/theme.h"
 #include "app/course/coursenavigator.h"
 #include "app/editor/codeview.h"
+#include "app/editor/generatedpane.h"
 #include "app/editor/kerneleditor.h"
 #include "app/engine/engineclient.h"
 
+#include <QButtonGroup>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -22,6 +25,9 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScrollBar>
+#include <QSettings>
+#include <QTextCursor>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTimer>
@@ -34,14 +40,17 @@ namespace tkm::app {
 namespace {
 constexpr int kLineRole = Qt::UserRole + 1;
 constexpr int kColumnRole = Qt::UserRole + 2;
-const QString kSourceName = QStringLiteral("kernel.cu");
+const QString kTrackKey = QStringLiteral("track");
 } // namespace
 
 ExerciseView::ExerciseView(const course::Activity& activity, const ActivityContext& context, QWidget* parent)
     : ActivityView(activity, context, parent)
 {
     const auto* ex = activity.as<course::Exercise>();
-    m_codePath = exerciseCodePath(moduleId(), activityId());
+    m_track = ex ? parseTrack(storedValue(kTrackKey).toString(), defaultTrack(*ex)) : Track::Cuda;
+    if (ex && m_track == Track::Triton && !hasTritonTrack(*ex))
+        m_track = Track::Cuda;
+    m_codePath = trackCodePath(moduleId(), activityId(), m_track);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 12, 12, 8);
     layout->addWidget(makeHeader(activityKindLabel(QStringLiteral("exercise"))));
@@ -71,6 +80,8 @@ ExerciseView::ExerciseView(const course::Activity& activity, const ActivityConte
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     auto* bar = new QHBoxLayout;
+    if (ex && hasTritonTrack(*ex))
+        bar->addWidget(makeTrackSwitch(right));
     if (ex) {
         for (const course::ExerciseMeta& meta : ex->meta) {
             const QString name = qs(meta.name);
@@ -114,22 +125,35 @@ ExerciseView::ExerciseView(const course::Activity& activity, const ActivityConte
     m_compare->setToolTip(tr("Run the solution too and draw it beside your kernel in the results charts."));
     m_compare->setEnabled(false);
     auto* findButton = new QPushButton(tr("&Find…"), right);
+    auto* wrap = new QCheckBox(tr("&Wrap lines"), right);
+    wrap->setToolTip(tr("Wrap long lines at the editor's edge instead of scrolling sideways."));
     // Two rows, so the editor side stays narrow enough for the prompt: the meta-parameters and Run, then the rest.
     bar->addWidget(m_run);
     rightLayout->addLayout(bar);
     auto* actions = new QHBoxLayout;
     for (QPushButton* b : {resetButton, m_hint, m_solution, m_compare, findButton})
         actions->addWidget(b);
+    actions->addWidget(wrap);
     actions->addStretch();
     rightLayout->addLayout(actions);
 
+    m_fileLabel = new QLabel(right);
+    m_fileLabel->setTextFormat(Qt::PlainText);
+    rightLayout->addWidget(m_fileLabel);
     auto* editorSplit = new QSplitter(Qt::Vertical, right);
-    m_editor = new KernelEditor(editorSplit);
+    // The editor and, in the Triton track, what it became beside it.
+    auto* codeSplit = new QSplitter(Qt::Horizontal, editorSplit);
+    m_editor = new KernelEditor(codeSplit);
     m_editor->setAccessibleName(tr("Kernel editor"));
+    m_generated = new GeneratedCodePane(codeSplit);
+    codeSplit->addWidget(m_editor);
+    codeSplit->addWidget(m_generated);
+    codeSplit->setStretchFactor(0, 3);
+    codeSplit->setStretchFactor(1, 2);
     m_diagnostics = new QListWidget(editorSplit);
     m_diagnostics->setAccessibleName(tr("Compile problems"));
     m_diagnostics->hide();
-    editorSplit->addWidget(m_editor);
+    editorSplit->addWidget(codeSplit);
     editorSplit->addWidget(m_diagnostics);
     editorSplit->setStretchFactor(0, 4);
     editorSplit->setStretchFactor(1, 1);
@@ -146,17 +170,7 @@ ExerciseView::ExerciseView(const course::Activity& activity, const ActivityConte
     left->setSizes(m_autotune ? QList<int>{320, 140, 380} : QList<int>{560, 200});
     layout->addWidget(splitter, 1);
 
-    // The learner's code: their file, else the source of their latest recorded run (a database brought from
-    // another machine), else the starter.
-    QString code = ex ? qs(ex->starter) : QString();
-    QFile saved(m_codePath);
-    if (saved.open(QIODevice::ReadOnly))
-        code = QString::fromUtf8(saved.readAll());
-    else if (context.states && !context.states->latestRunSource(moduleId(), activityId()).isEmpty())
-        code = context.states->latestRunSource(moduleId(), activityId());
-    m_editor->setText(code);
-    m_editor->SendScintilla(QsciScintilla::SCI_EMPTYUNDOBUFFER);
-    m_editor->setModified(false);
+    loadTrackCode();
     m_hintsShown = 0;
     const int storedHints = storedValue(QStringLiteral("hints_shown"), 0).toInt();
     for (int i = 0; i < storedHints; ++i)
@@ -166,11 +180,37 @@ ExerciseView::ExerciseView(const course::Activity& activity, const ActivityConte
     m_saveTimer->setSingleShot(true);
     m_saveTimer->setInterval(600);
     connect(m_saveTimer, &QTimer::timeout, this, &ExerciseView::saveNow);
+    m_lowerTimer = new QTimer(this);
+    m_lowerTimer->setSingleShot(true);
+    m_lowerTimer->setInterval(500);
+    connect(m_lowerTimer, &QTimer::timeout, this, &ExerciseView::refreshGenerated);
     connect(m_editor, &QsciScintilla::textChanged, this, [this] {
         m_dirty = true;
         m_saveTimer->start();
+        if (m_track == Track::Triton)
+            m_lowerTimer->start();
         markInProgress();
     });
+    // The mapping both ways: the cursor's Triton line tints its generated lines; a generated line clicked tints
+    // the Triton line it came from.
+    connect(m_editor, &QsciScintilla::cursorPositionChanged, this, [this](int line, int) {
+        if (m_track == Track::Triton)
+            m_generated->highlightTritonLine(line + 1);
+    });
+    connect(m_generated, &GeneratedCodePane::tritonLineClicked, this,
+            [this](int line) { m_editor->setHighlightedLines({line}); });
+    wrap->setChecked(QSettings().value(QStringLiteral("editor/wrap"), false).toBool());
+    m_editor->setWordWrap(wrap->isChecked());
+    connect(wrap, &QCheckBox::toggled, this, [this](bool on) {
+        m_editor->setWordWrap(on);
+        QSettings().setValue(QStringLiteral("editor/wrap"), on);
+    });
+    for (const auto& [name, control] : m_metaControls) {
+        if (auto* combo = qobject_cast<QComboBox*>(control))
+            connect(combo, &QComboBox::currentIndexChanged, m_lowerTimer, qOverload<>(&QTimer::start));
+        else if (auto* spin = qobject_cast<QSpinBox*>(control))
+            connect(spin, &QSpinBox::valueChanged, m_lowerTimer, qOverload<>(&QTimer::start));
+    }
     connect(m_diagnostics, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
         m_editor->goToPosition(item->data(kLineRole).toInt(), item->data(kColumnRole).toInt());
     });
@@ -200,6 +240,101 @@ ExerciseView::ExerciseView(const course::Activity& activity, const ActivityConte
         m_compare->setEnabled(true);
     }
     m_editor->setFocus();
+    // The task is read from its beginning (a long prompt must not open scrolled to its middle).
+    m_prompt->moveCursor(QTextCursor::Start);
+    m_prompt->verticalScrollBar()->setValue(0);
+}
+
+QWidget* ExerciseView::makeTrackSwitch(QWidget* parent)
+{
+    auto* box = new QWidget(parent);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 8, 0);
+    row->setSpacing(0);
+    m_tritonButton = new QPushButton(tr("Triton"), box);
+    m_cudaButton = new QPushButton(tr("CUDA"), box);
+    auto* group = new QButtonGroup(box);
+    for (QPushButton* b : {m_tritonButton, m_cudaButton}) {
+        b->setCheckable(true);
+        b->setAutoDefault(false);
+        group->addButton(b);
+        row->addWidget(b);
+    }
+    m_tritonButton->setToolTip(tr("Write this exercise in Triton (kernel.py): runs on the CPU interpreter without a "
+                                  "GPU, and shows the CUDA it became."));
+    m_cudaButton->setToolTip(tr("Write this exercise in CUDA C++ (kernel.cu), as CUDA interviews ask."));
+    m_tritonButton->setAccessibleName(tr("Triton track"));
+    m_cudaButton->setAccessibleName(tr("CUDA track"));
+    (m_track == Track::Triton ? m_tritonButton : m_cudaButton)->setChecked(true);
+    connect(m_tritonButton, &QPushButton::clicked, this, [this] { setTrack(Track::Triton); });
+    connect(m_cudaButton, &QPushButton::clicked, this, [this] { setTrack(Track::Cuda); });
+    return box;
+}
+
+void ExerciseView::loadTrackCode()
+{
+    const auto* ex = activity().as<course::Exercise>();
+    const TrackCode files = ex ? trackCode(*ex, m_track) : TrackCode{};
+    m_editor->setLanguage(files.language.isEmpty() ? QStringLiteral("cuda") : files.language);
+    m_fileLabel->setText(m_track == Track::Triton
+                             ? tr("%1 — your @triton.jit kernel").arg(files.fileName)
+                             : tr("%1 — your CUDA C++ kernel").arg(files.fileName));
+    // The learner's code: their file, else the source of their latest recorded run of this track (a database
+    // brought from another machine), else the starter.
+    QString code = files.starter;
+    QFile saved(m_codePath);
+    const QString recorded =
+        context().states ? context().states->latestRunSource(moduleId(), activityId()) : QString();
+    const bool recordedIsTriton = recorded.contains(QStringLiteral("@triton.jit"));
+    if (saved.open(QIODevice::ReadOnly))
+        code = QString::fromUtf8(saved.readAll());
+    else if (!recorded.isEmpty() && recordedIsTriton == (m_track == Track::Triton))
+        code = recorded;
+    const bool blocked = m_editor->blockSignals(true);
+    m_editor->setText(code);
+    m_editor->blockSignals(blocked);
+    m_editor->SendScintilla(QsciScintilla::SCI_EMPTYUNDOBUFFER);
+    m_editor->setModified(false);
+    m_editor->clearDiagnostics();
+    m_editor->setHighlightedLines({});
+    m_generated->setVisible(m_track == Track::Triton);
+    if (m_track == Track::Triton)
+        refreshGenerated();
+}
+
+bool ExerciseView::setTrack(Track track)
+{
+    const auto* ex = activity().as<course::Exercise>();
+    if (!ex || (track == Track::Triton && !hasTritonTrack(*ex)))
+        return false;
+    if (track == m_track)
+        return true;
+    saveNow();
+    m_track = track;
+    storeValue(kTrackKey, trackName(track));
+    m_codePath = trackCodePath(moduleId(), activityId(), track);
+    if (m_tritonButton)
+        (track == Track::Triton ? m_tritonButton : m_cudaButton)->setChecked(true);
+    loadTrackCode();
+    m_diagnostics->clear();
+    m_diagnostics->hide();
+    m_verdict->clear();
+    delete m_solutionDialog; // it shows the other track's solution
+    m_solutionDialog = nullptr;
+    return true;
+}
+
+void ExerciseView::refreshGenerated()
+{
+    const auto* ex = activity().as<course::Exercise>();
+    if (!ex || m_track != Track::Triton)
+        return;
+    if (m_lowerTimer) // not yet when the constructor loads the code
+        m_lowerTimer->stop();
+    m_generated->setLowering(lowerTriton(*ex->spec, m_editor->text(), metaValues()));
+    int line = 0, index = 0;
+    m_editor->getCursorPosition(&line, &index);
+    m_generated->highlightTritonLine(line + 1);
 }
 
 ExerciseView::~ExerciseView()
@@ -266,7 +401,7 @@ int ExerciseView::runKernel()
     job.op = QStringLiteral("run");
     job.exerciseFolder = QFileInfo(qs(ex->folder)).absoluteFilePath();
     job.source = m_editor->text();
-    job.sourceName = kSourceName;
+    job.sourceName = trackCode(*ex, m_track).fileName;
     job.meta = metaValues();
     job.measure = true;
     m_runSource = job.source;
@@ -308,10 +443,7 @@ void ExerciseView::onFinished(int jobId, const QJsonObject& report)
         store->recordKernelRun(moduleId(), activityId(), m_runSource, m_runMeta, report);
     applyDiagnostics(report);
     const QString verdict = report.value(QStringLiteral("verdict")).toString();
-    const QString summary = report.value(QStringLiteral("summary")).toString().section(QLatin1Char('\n'), 0, 0);
-    m_verdict->setText(QStringLiteral("<b style=\"color: %1;\">%2</b> — %3")
-                           .arg(verdictColor(verdict, palette()).name(), verdictTitle(verdict).toHtmlEscaped(),
-                                summary.toHtmlEscaped()));
+    m_verdict->setText(verdictLine(report));
     if (verdict == QLatin1String("pass")) {
         storeValue(QStringLiteral("passed"), true);
         m_compare->setEnabled(true);
@@ -322,36 +454,68 @@ void ExerciseView::onFinished(int jobId, const QJsonObject& report)
 void ExerciseView::applyDiagnostics(const QJsonObject& report)
 {
     m_diagnostics->clear();
-    QList<EditorDiagnostic> inEditor;
-    const QJsonArray diagnostics =
-        report.value(QStringLiteral("compile")).toObject().value(QStringLiteral("diagnostics")).toArray();
-    for (const QJsonValue& v : diagnostics) {
-        const QJsonObject d = v.toObject();
-        EditorDiagnostic e;
-        e.line = d.value(QStringLiteral("line")).toInt();
-        e.column = d.value(QStringLiteral("column")).toInt();
-        e.severity = d.value(QStringLiteral("severity")).toString(QStringLiteral("error"));
-        e.message = d.value(QStringLiteral("message")).toString();
-        const QString file = d.value(QStringLiteral("file")).toString();
-        const bool mine = file.isEmpty() || QFileInfo(file).fileName() == kSourceName;
-        if (mine && e.line > 0)
-            inEditor.append(e);
-        auto* item = new QListWidgetItem(QStringLiteral("%1:%2:%3: %4: %5")
-                                             .arg(mine ? kSourceName : file)
-                                             .arg(e.line)
-                                             .arg(e.column)
-                                             .arg(e.severity, e.message),
-                                         m_diagnostics);
+    const auto* ex = activity().as<course::Exercise>();
+    const QString fileName = ex ? trackCode(*ex, m_track).fileName : QStringLiteral("kernel.cu");
+    QList<EditorDiagnostic> inEditor = reportDiagnostics(report, fileName, m_runSource);
+    if (m_track == Track::Triton && ex) {
+        // The engine ran our own checker: run it here too for the ranges to underline and the notes to hover.
+        const QList<EditorDiagnostic> detailed = lowerTriton(*ex->spec, m_runSource, m_runMeta).diagnostics;
+        for (EditorDiagnostic& d : inEditor)
+            for (const EditorDiagnostic& full : detailed)
+                if (full.line == d.line && full.column == d.column && d.message.startsWith(full.message)) {
+                    d.ranges = full.ranges;
+                    d.notes = full.notes;
+                    d.message = full.message;
+                }
+    }
+    const EditorDiagnostic fault = faultDiagnostic(report);
+    if (fault.line > 0)
+        inEditor.prepend(fault);
+    for (const EditorDiagnostic& e : std::as_const(inEditor)) {
+        QString text = e.column > 0 ? tr("Line %1, column %2 — %3: %4").arg(e.line).arg(e.column).arg(e.severity,
+                                                                                                     e.message)
+                                    : tr("Line %1 — %2: %3").arg(e.line).arg(e.severity, e.message);
+        for (const QString& note : e.notes)
+            text += QStringLiteral("\n    ") + tr("note: %1").arg(note);
+        auto* item = new QListWidgetItem(text, m_diagnostics);
         item->setData(kLineRole, e.line);
         item->setData(kColumnRole, e.column);
         item->setForeground(
             verdictColor(e.severity == QLatin1String("error") ? QStringLiteral("fail") : QString(), palette()));
         item->setToolTip(tr("Go to line %1 (Enter or click)").arg(e.line));
     }
-    m_editor->setDiagnostics(inEditor);
+    QList<EditorDiagnostic> placed;
+    for (const EditorDiagnostic& e : std::as_const(inEditor))
+        if (e.line > 0)
+            placed.append(e);
+    m_editor->setDiagnostics(placed);
     m_diagnostics->setVisible(m_diagnostics->count() > 0);
-    if (!inEditor.isEmpty())
-        m_editor->goToPosition(inEditor.first().line, inEditor.first().column);
+    // Jump to the first error (a fault's line first); warnings alone leave the cursor where the learner was.
+    for (const EditorDiagnostic& e : std::as_const(placed))
+        if (e.severity == QLatin1String("error")) {
+            m_editor->goToPosition(e.line, e.column);
+            break;
+        }
+}
+
+QString ExerciseView::verdictLine(const QJsonObject& report) const
+{
+    const QString verdict = report.value(QStringLiteral("verdict")).toString();
+    QString summary = report.value(QStringLiteral("summary")).toString().section(QLatin1Char('\n'), 0, 0);
+    // The learner's file has no name on screen but the label above the editor: speak of lines.
+    for (const QString& name : {QStringLiteral("kernel.cu:"), QStringLiteral("kernel.py:")})
+        summary.replace(name, tr("line "));
+    QString html = QStringLiteral("<b style=\"color: %1;\">%2</b> — %3")
+                       .arg(verdictColor(verdict, palette()).name(), verdictTitle(verdict).toHtmlEscaped(),
+                            summary.toHtmlEscaped());
+    const QString where = faultSummary(report);
+    if (!where.isEmpty())
+        html += QStringLiteral("<br>") + tr("Fault at %1.").arg(where).toHtmlEscaped();
+    // Said once: the engine's summary may already say where the run ran.
+    if (report.value(QStringLiteral("executor")).toString() == QLatin1String("cpu-interpreter") &&
+        !summary.contains(QStringLiteral("CPU interpreter")))
+        html += QStringLiteral("<br><i>%1</i>").arg(interpreterNote().toHtmlEscaped());
+    return html;
 }
 
 bool ExerciseView::showNextHint()
@@ -404,14 +568,15 @@ bool ExerciseView::showSolution()
         m_solutionDialog = new QDialog(this);
         m_solutionDialog->setWindowTitle(tr("Solution — %1").arg(qs(activity().title)));
         auto* layout = new QVBoxLayout(m_solutionDialog);
+        const TrackCode files = trackCode(*ex, m_track);
         auto* listing = new ListingView(m_solutionDialog);
-        listing->setListing(qs(ex->solution), QStringLiteral("cuda"));
+        listing->setListing(files.solution, files.language);
         layout->addWidget(listing);
         auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, m_solutionDialog);
         auto* load = buttons->addButton(tr("&Load into the editor"), QDialogButtonBox::ActionRole);
         load->setToolTip(tr("Replaces your code (Undo in the editor brings it back)."));
-        connect(load, &QPushButton::clicked, this, [this, ex] {
-            m_editor->replaceAllText(qs(ex->solution));
+        connect(load, &QPushButton::clicked, this, [this, solution = files.solution] {
+            m_editor->replaceAllText(solution);
             m_solutionDialog->hide();
         });
         connect(buttons, &QDialogButtonBox::rejected, m_solutionDialog, &QDialog::hide);
@@ -431,8 +596,9 @@ void ExerciseView::runSolutionForComparison()
     EngineJob job;
     job.op = QStringLiteral("run");
     job.exerciseFolder = QFileInfo(qs(ex->folder)).absoluteFilePath();
-    job.source = qs(ex->solution);
-    job.sourceName = QStringLiteral("solution.cu");
+    const TrackCode files = trackCode(*ex, m_track);
+    job.source = files.solution;
+    job.sourceName = m_track == Track::Triton ? QStringLiteral("solution.py") : QStringLiteral("solution.cu");
     job.meta = metaValues();
     job.title = tr("Solution (for comparison)");
     job.quiet = true;
@@ -446,7 +612,7 @@ void ExerciseView::reset()
     const auto* ex = activity().as<course::Exercise>();
     if (!ex || !confirm(tr("Replace your code with the starter? (Undo in the editor brings it back.)")))
         return;
-    m_editor->replaceAllText(qs(ex->starter));
+    m_editor->replaceAllText(trackCode(*ex, m_track).starter);
     m_editor->clearDiagnostics();
     m_diagnostics->clear();
     m_diagnostics->hide();

@@ -1,9 +1,13 @@
 #pragma once
-// Coding exercise: the prompt and hints beside the kernel editor; meta-parameter controls; Run, Reset to starter,
-// Hint (one at a time), Show solution (after a pass, or on request with confirmation); compile errors as markers,
-// inline annotations and a clickable list. The learner's code is saved as they type and restored.
+// Coding exercise: the prompt and hints beside the kernel editor; a `Triton | CUDA` track switch (remembered per
+// exercise; Triton when the exercise has that track); meta-parameter controls; Run, Reset to starter, Hint (one at a
+// time), Show solution (after a pass, or on request with confirmation); compile errors as markers, squiggles,
+// inline annotations and a clickable list; a fault's line, program and lane. In the Triton track the Generated
+// CUDA / PTX / SASS pane sits beside the editor, its lines mapped to the Triton lines both ways. The learner's code
+// of each track is saved as they type and restored.
 
 #include "app/activities/activityview.h"
+#include "app/activities/exercisetrack.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -20,6 +24,7 @@ class QTimer;
 namespace tkm::app {
 
 class AutotunePanel;
+class GeneratedCodePane;
 class KernelEditor;
 class MarkdownView;
 
@@ -60,6 +65,16 @@ public:
   QString verdictText() const;
   /// The autotune table (nullptr unless the exercise's spec has an autotune block).
   AutotunePanel *autotunePanel() const { return m_autotune; }
+  /// The track shown.
+  Track track() const { return m_track; }
+  /// Switches to `track` (saves this track's code, opens the other's); false when the exercise lacks it.
+  bool setTrack(Track track);
+  /// The Generated CUDA / PTX / SASS pane (hidden in the CUDA track).
+  GeneratedCodePane *generatedPane() const { return m_generated; }
+  /// Lowers the editor's Triton kernel now and shows it in the pane (also done 0.5 s after each edit).
+  void refreshGenerated();
+  /// The prompt view.
+  MarkdownView *promptView() const { return m_prompt; }
 
   bool canRun() const override { return true; }
   void run() override { runKernel(); }
@@ -75,6 +90,9 @@ private:
   void applyDiagnostics(const QJsonObject &report);
   void updateHintButton();
   void runSolutionForComparison();
+  QWidget *makeTrackSwitch(QWidget *parent);
+  void loadTrackCode();
+  QString verdictLine(const QJsonObject &report) const;
 
   KernelEditor *m_editor = nullptr;
   MarkdownView *m_prompt = nullptr;
@@ -88,6 +106,12 @@ private:
   QList<QPair<QString, QWidget *>> m_metaControls;
   AutotunePanel *m_autotune = nullptr;
   QTimer *m_saveTimer = nullptr;
+  QTimer *m_lowerTimer = nullptr;
+  GeneratedCodePane *m_generated = nullptr;
+  QLabel *m_fileLabel = nullptr;
+  QPushButton *m_tritonButton = nullptr;
+  QPushButton *m_cudaButton = nullptr;
+  Track m_track = Track::Cuda;
   QDialog *m_solutionDialog = nullptr;
   QString m_codePath;
   QJsonObject m_lastReport;

@@ -1,6 +1,8 @@
 #include "app/activities/spotthebugview.h"
 
+#include "app/activities/exercisetrack.h"
 #include "app/activities/markdownview.h"
+#include "app/activities/runnablebug.h"
 #include "app/common/format.h"
 #include "app/common/qtconvert.h"
 #include "app/common/theme.h"
@@ -81,7 +83,21 @@ SpotTheBugView::SpotTheBugView(const course::Activity& activity, const ActivityC
     buttons->addWidget(m_showFixed);
     buttons->addStretch();
     buttons->addWidget(m_runButton);
+    // "Run this bug": the listing itself, against its exercise.
+    m_runBug = new QPushButton(QIcon(QStringLiteral(":/icons/run.svg")), tr("Run &this bug"), lower);
+    m_runBug->setToolTip(tr("Runs this listing against its exercise's cases (on the CPU interpreter without a GPU) "
+                            "and shows the fault or the wrong rows."));
+    m_runBug->setVisible(canRunThisBug());
+    buttons->addWidget(m_runBug);
+    connect(m_runBug, &QPushButton::clicked, this, [this] { runThisBug(); });
+    if (context.engine)
+        connect(context.engine, &EngineClient::finished, this, &SpotTheBugView::onBugRunFinished);
+    m_bugResult = new QLabel(lower);
+    m_bugResult->setWordWrap(true);
+    m_bugResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_bugResult->hide();
     lowerLayout->addLayout(buttons);
+    lowerLayout->addWidget(m_bugResult);
     m_runResult = new QLabel(lower);
     m_runResult->setWordWrap(true);
     m_runResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -258,6 +274,72 @@ void SpotTheBugView::reset()
     m_showFixed->setEnabled(false);
     m_reveal->hide();
     m_runResult->hide();
+    m_bugResult->hide();
+}
+
+bool SpotTheBugView::canRunThisBug() const
+{
+    const auto* item = activity().as<course::SpotTheBug>();
+    return item && context().engine && runnableBug(*item, context().module).has_value();
+}
+
+int SpotTheBugView::runThisBug()
+{
+    const auto* item = activity().as<course::SpotTheBug>();
+    const auto bug = item && context().engine ? runnableBug(*item, context().module) : std::nullopt;
+    if (!bug)
+        return 0;
+    EngineJob job;
+    job.op = QStringLiteral("run");
+    job.exerciseFolder = bug->exerciseFolder;
+    job.source = bug->source;
+    job.sourceName = QStringLiteral("kernel.py");
+    job.measure = false;
+    job.title = tr("This bug, against “%1”").arg(bug->exerciseTitle);
+    m_bugJobId = context().engine->submit(job);
+    m_runBug->setEnabled(false);
+    m_bugResult->setText(tr("Running this listing against the cases of “%1”…").arg(bug->exerciseTitle));
+    m_bugResult->show();
+    return m_bugJobId;
+}
+
+void SpotTheBugView::onBugRunFinished(int jobId, const QJsonObject& report)
+{
+    if (jobId != m_bugJobId)
+        return;
+    m_bugJobId = 0;
+    m_runBug->setEnabled(true);
+    const QString verdict = report.value(QStringLiteral("verdict")).toString();
+    QString text = QStringLiteral("<b style=\"color: %1;\">%2</b> — %3")
+                       .arg(verdictColor(verdict, palette()).name(), verdictTitle(verdict).toHtmlEscaped(),
+                            report.value(QStringLiteral("summary")).toString().toHtmlEscaped());
+    const QString where = faultSummary(report);
+    if (!where.isEmpty()) {
+        text += QStringLiteral("<br>") + tr("Fault at %1 of the listing.").arg(where).toHtmlEscaped();
+        const int line = report.value(QStringLiteral("fault")).toObject().value(QStringLiteral("line")).toInt();
+        m_listing->setCurrentLineNumber(line);
+    }
+    // The wrong rows: the first failing case's message and its first mismatches.
+    for (const QJsonValue& c : report.value(QStringLiteral("cases")).toArray()) {
+        const QJsonObject cs = c.toObject();
+        if (cs.value(QStringLiteral("verdict")).toString() != QLatin1String("fail"))
+            continue;
+        text += QStringLiteral("<br>") + tr("Case “%1”: %2")
+                                             .arg(cs.value(QStringLiteral("name")).toString(),
+                                                  cs.value(QStringLiteral("message")).toString())
+                                             .toHtmlEscaped();
+        break;
+    }
+    if (report.value(QStringLiteral("executor")).toString() == QLatin1String("cpu-interpreter") &&
+        !report.value(QStringLiteral("summary")).toString().contains(QStringLiteral("CPU interpreter")))
+        text += QStringLiteral("<br><i>%1</i>").arg(interpreterNote().toHtmlEscaped());
+    m_bugResult->setText(text);
+    m_bugResult->show();
+}
+
+QString SpotTheBugView::bugRunResult() const
+{
+    return m_bugResult->isHidden() ? QString() : m_bugResult->text();
 }
 
 } // namespace tkm::app

@@ -36,13 +36,21 @@ public:
   /// Number of wrong picks so far.
   int wrongPicks() const { return m_wrong; }
 
-  bool canRun() const override { return hasRunnableKernel(); }
-  void run() override { runKernel(); }
+  /// Whether the listing is a Triton kernel of an exercise ("Run this bug", runnablebug.h).
+  bool canRunThisBug() const;
+  /// Runs the listing itself against its exercise (CPU interpreter without a GPU); returns the job id (0: not).
+  int runThisBug();
+  /// The result of the last "Run this bug" (rich text; empty before).
+  QString bugRunResult() const;
+
+  bool canRun() const override { return hasRunnableKernel() || canRunThisBug(); }
+  void run() override { canRunThisBug() ? runThisBug() : runKernel(); }
   void reset() override;
 
 private:
   void onRunFinished(int jobId, const QJsonObject &report);
   void restorePicks();
+  void onBugRunFinished(int jobId, const QJsonObject &report);
 
   ListingView *m_listing = nullptr;
   ListingView *m_fixed = nullptr;
@@ -51,6 +59,9 @@ private:
   QPushButton *m_reveal = nullptr;
   QPushButton *m_runButton = nullptr;
   QLabel *m_runResult = nullptr;
+  QPushButton *m_runBug = nullptr;   ///< "Run this bug"
+  QLabel *m_bugResult = nullptr;
+  int m_bugJobId = 0;
   int m_jobId = 0;
   int m_wrong = 0;
   bool m_found = false;

@@ -82,6 +82,15 @@ void defineCodeMarkers(QsciScintilla* view)
     view->setMarkerBackgroundColor(tint(red, dark ? 0.22 : 0.10), kMarkerErrorLine);
 }
 
+QList<int> markedLines(const QsciScintilla* view, int marker)
+{
+    QList<int> result;
+    auto* self = const_cast<QsciScintilla*>(view); // markerFindNext is not const but reads only
+    for (int line = self->markerFindNext(0, 1 << marker); line >= 0; line = self->markerFindNext(line + 1, 1 << marker))
+        result.append(line + 1);
+    return result;
+}
+
 ListingView::ListingView(QWidget* parent) : QsciScintilla(parent)
 {
     setReadOnly(true);

@@ -24,6 +24,8 @@ enum CodeMarker {
 
 /// Defines the markers above with colours for the view's palette.
 void defineCodeMarkers(QsciScintilla *view);
+/// Lines of `view` that carry `marker` (a CodeMarker) [1-based, ascending].
+QList<int> markedLines(const QsciScintilla *view, int marker);
 
 /// A read-only listing: clicking a line, or Enter / Space on the current line, activates it.
 class ListingView : public QsciScintilla {

@@ -7,7 +7,9 @@
 
 #include <QEvent>
 #include <QMap>
+#include <QRegularExpression>
 #include <QStringList>
+#include <QToolTip>
 
 #include <algorithm>
 #include <utility>
@@ -16,7 +18,17 @@ namespace tkm::app {
 
 namespace {
 constexpr int kAnnotationStyleBase = 200; // style numbers for annotations, clear of the lexers' own
+constexpr int kSquiggleError = 9;         // indicator numbers: Scintilla leaves 8-31 to the container
+constexpr int kSquiggleWarning = 10;
+constexpr int kIndentWidth = 4;
+
+// The code of a Python line without its comment and trailing blanks (a `#` inside a string is rare in kernels).
+QString pythonCode(const QString& line)
+{
+    const qsizetype hash = line.indexOf(QLatin1Char('#'));
+    return (hash >= 0 ? line.left(hash) : line).trimmed();
 }
+} // namespace
 
 KernelEditor::KernelEditor(QWidget* parent) : QsciScintilla(parent)
 {
@@ -29,14 +41,88 @@ KernelEditor::KernelEditor(QWidget* parent) : QsciScintilla(parent)
     setEdgeMode(QsciScintilla::EdgeLine);
     setEdgeColumn(120);
     setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
+    indicatorDefine(QsciScintilla::SquiggleIndicator, kSquiggleError);
+    indicatorDefine(QsciScintilla::SquiggleIndicator, kSquiggleWarning);
+    SendScintilla(SCI_SETMOUSEDWELLTIME, 400);
+    connect(this, &QsciScintillaBase::SCN_CHARADDED, this, &KernelEditor::onCharAdded);
+    connect(this, &QsciScintillaBase::SCN_DWELLSTART, this, [this](int position, int x, int y) {
+        int line = 0, index = 0;
+        lineIndexFromPosition(position, &line, &index);
+        const QString text = position >= 0 ? hoverText(line + 1, index + 1) : QString();
+        if (!text.isEmpty())
+            QToolTip::showText(viewport()->mapToGlobal(QPoint(x, y)), text, viewport());
+    });
+    connect(this, &QsciScintillaBase::SCN_DWELLEND, this, [] { QToolTip::hideText(); });
     applyTheme();
+}
+
+void KernelEditor::setLanguage(const QString& language)
+{
+    if (language == m_language)
+        return;
+    m_language = language;
+    applyTheme();
+}
+
+void KernelEditor::setWordWrap(bool on)
+{
+    setWrapMode(on ? QsciScintilla::WrapWord : QsciScintilla::WrapNone);
+    setWrapVisualFlags(on ? QsciScintilla::WrapFlagByText : QsciScintilla::WrapFlagNone);
+}
+
+bool KernelEditor::wordWrap() const
+{
+    return wrapMode() != QsciScintilla::WrapNone;
+}
+
+void KernelEditor::onCharAdded(int ch)
+{
+    int line = 0, index = 0;
+    getCursorPosition(&line, &index);
+    const bool python = m_language == QLatin1String("python");
+    if ((ch == '\n' || ch == '\r') && line > 0) {
+        // Python: one level deeper after a block opener, one less after a statement that ends the block; CUDA:
+        // one deeper after a `{`. QScintilla has already kept the previous line's indentation.
+        const QString previous = text(line - 1);
+        int want = indentation(line - 1);
+        if (python) {
+            const QString code = pythonCode(previous);
+            static const QRegularExpression ender(QStringLiteral("^(return|pass|break|continue|raise)\\b"));
+            if (code.endsWith(QLatin1Char(':')))
+                want += kIndentWidth;
+            else if (ender.match(code).hasMatch())
+                want = std::max(0, want - kIndentWidth);
+        } else if (previous.trimmed().endsWith(QLatin1Char('{'))) {
+            want += kIndentWidth;
+        }
+        if (text(line).trimmed().isEmpty() && indentation(line) != want) {
+            setIndentation(line, want);
+            setCursorPosition(line, want);
+        }
+        return;
+    }
+    if (ch == '}' && !python && text(line).trimmed() == QLatin1String("}")) {
+        // A `}` alone on its line goes back to its `{`'s indentation.
+        const long closing = SendScintilla(SCI_GETCURRENTPOS) - 1;
+        const long opening = SendScintilla(SCI_BRACEMATCH, static_cast<unsigned long>(closing), 0L);
+        if (opening < 0)
+            return;
+        int openLine = 0, openIndex = 0;
+        lineIndexFromPosition(static_cast<int>(opening), &openLine, &openIndex);
+        const int want = indentation(openLine);
+        if (indentation(line) != want) {
+            setIndentation(line, want);
+            setCursorPosition(line, want + 1);
+        }
+    }
 }
 
 KernelEditor::~KernelEditor() = default;
 
 void KernelEditor::applyTheme()
 {
-    configureCodeView(this, QStringLiteral("cuda"));
+    configureCodeView(this, m_language);
+    setWrapMode(wordWrap() ? QsciScintilla::WrapWord : QsciScintilla::WrapNone);
     const QPalette pal = palette();
     const SyntaxColors c = syntaxColors(pal);
     setEdgeColor(c.margin.darker(110));
@@ -53,6 +139,8 @@ void KernelEditor::applyTheme()
         SendScintilla(SCI_STYLESETSIZE, style, std::max(font.pointSize() - 1, 7));
         SendScintilla(SCI_STYLESETITALIC, style, 1L);
     }
+    setIndicatorForegroundColor(red, kSquiggleError);
+    setIndicatorForegroundColor(amber, kSquiggleWarning);
     setDiagnostics(m_diagnostics);
 }
 
@@ -62,6 +150,8 @@ void KernelEditor::setDiagnostics(const QList<EditorDiagnostic>& diagnostics)
     markerDeleteAll(kMarkerWarning);
     markerDeleteAll(kMarkerErrorLine);
     clearAnnotations();
+    for (int indicator : {kSquiggleError, kSquiggleWarning})
+        clearIndicatorRange(0, 0, std::max(lines() - 1, 0), std::max(lineLength(lines() - 1), 0), indicator);
     m_diagnostics = diagnostics;
     // Several diagnostics on one line share one annotation.
     QMap<int, QStringList> texts;
@@ -72,16 +162,95 @@ void KernelEditor::setDiagnostics(const QList<EditorDiagnostic>& diagnostics)
         QString text = d.severity + QStringLiteral(": ") + d.message;
         if (d.column > 0)
             text = QStringLiteral("%1 (column %2)").arg(text).arg(d.column);
-        texts[line] << text;
+        squiggle(d, error ? kSquiggleError : kSquiggleWarning);
         isError[line] = isError.value(line) || error;
+        // Only errors get an annotation: warnings on an untouched starter (unused parameters) would push its TODO
+        // lines out of view. Their text is in the margin marker's hover and the problems list.
+        if (error)
+            texts[line] << text;
+        else
+            texts[line];
     }
     for (auto it = texts.begin(); it != texts.end(); ++it) {
         const bool error = isError.value(it.key());
         markerAdd(it.key(), error ? kMarkerError : kMarkerWarning);
-        if (error)
+        if (error) {
             markerAdd(it.key(), kMarkerErrorLine);
-        annotate(it.key(), it.value().join(QLatin1Char('\n')), error ? m_annotationError : m_annotationWarning);
+            annotate(it.key(), it.value().join(QLatin1Char('\n')), m_annotationError);
+        }
     }
+}
+
+void KernelEditor::squiggle(const EditorDiagnostic& d, int indicator)
+{
+    QList<EditorRange> ranges = d.ranges;
+    if (ranges.isEmpty())
+        ranges.append(EditorRange{d.line, d.column, 0, 0});
+    for (const EditorRange& r : ranges) {
+        if (r.line < 1 || r.line > lines())
+            continue;
+        const int line = r.line - 1;
+        const int from = std::max(r.column - 1, 0);
+        int endLine = r.endLine > 0 ? std::min(r.endLine, lines()) - 1 : line;
+        int end = r.endColumn > 0 ? r.endColumn - 1 : -1;
+        if (end < 0) { // the word at the column, else the rest of the line
+            const QString t = text(line);
+            int i = from;
+            while (i < t.size() && (t[i].isLetterOrNumber() || t[i] == QLatin1Char('_')))
+                ++i;
+            end = i > from ? i : static_cast<int>(t.trimmed().isEmpty() ? from : t.size());
+            if (end == from)
+                end = from + 1;
+        }
+        fillIndicatorRange(line, from, endLine, end, indicator);
+    }
+}
+
+bool KernelEditor::hasSquiggle(int line, int column) const
+{
+    auto* self = const_cast<KernelEditor*>(this);
+    const int pos = self->positionFromLineIndex(line - 1, column - 1);
+    for (int indicator : {kSquiggleError, kSquiggleWarning})
+        if (self->SendScintilla(SCI_INDICATORVALUEAT, indicator, static_cast<long>(pos)) != 0)
+            return true;
+    return false;
+}
+
+QString KernelEditor::hoverText(int line, int column) const
+{
+    if (!hasSquiggle(line, column) && column > 0)
+        return {};
+    QStringList parts;
+    for (const EditorDiagnostic& d : m_diagnostics) {
+        bool covers = false;
+        QList<EditorRange> ranges = d.ranges;
+        if (ranges.isEmpty())
+            ranges.append(EditorRange{d.line, d.column, 0, 0});
+        for (const EditorRange& r : ranges)
+            covers = covers || (line >= r.line && line <= std::max(r.line, r.endLine));
+        if (!covers)
+            continue;
+        QString text = d.severity + QStringLiteral(": ") + d.message;
+        for (const QString& note : d.notes)
+            text += QStringLiteral("\n  note: ") + note;
+        parts << text;
+    }
+    return parts.join(QLatin1Char('\n'));
+}
+
+void KernelEditor::setHighlightedLines(const QList<int>& highlighted)
+{
+    markerDeleteAll(kMarkerSelected);
+    for (int line : highlighted)
+        if (line >= 1 && line <= lines())
+            markerAdd(line - 1, kMarkerSelected);
+    if (!highlighted.isEmpty())
+        ensureLineVisible(highlighted.first() - 1);
+}
+
+QList<int> KernelEditor::highlightedLines() const
+{
+    return markedLines(this, kMarkerSelected);
 }
 
 void KernelEditor::clearDiagnostics()
@@ -91,12 +260,7 @@ void KernelEditor::clearDiagnostics()
 
 QList<int> KernelEditor::errorLines() const
 {
-    QList<int> result;
-    auto* self = const_cast<KernelEditor*>(this);
-    for (int line = self->markerFindNext(0, 1 << kMarkerError); line >= 0;
-         line = self->markerFindNext(line + 1, 1 << kMarkerError))
-        result.append(line + 1);
-    return result;
+    return markedLines(this, kMarkerError);
 }
 
 QString KernelEditor::annotationText(int line) const

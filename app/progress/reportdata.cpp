@@ -129,6 +129,11 @@ progress::Expected<ReportData> collectReportData(const progress::Store& store,
                 return history.error();
             if (!history->empty())
                 row.lastVerdict = qs(history->front().verdict);
+            for (const progress::KernelRun& run : *history) {
+                const QString track = run.track == "triton" ? QStringLiteral("Triton") : QStringLiteral("CUDA");
+                if (!row.tracks.contains(track))
+                    row.tracks << track;
+            }
             if (a.bestRun) {
                 auto whole = store.run(a.bestRun->id);
                 if (!whole)

@@ -10,6 +10,7 @@
 #include <QList>
 #include <QMap>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 #include <vector>
@@ -45,6 +46,7 @@ struct ExerciseRow
     int runs = 0;                            ///< kernel runs recorded
     bool passed = false;                     ///< a run passed
     QString lastVerdict;                     ///< verdict of the latest run (empty without runs)
+    QStringList tracks;                      ///< tracks its runs used ("Triton", "CUDA"), newest first
     std::optional<progress::KernelRun> best; ///< fastest passing run (with its report)
     QList<BaselineFigures> baselines;        ///< baselines measured with the best run
     std::optional<SolutionFigures> solution; ///< the solution's figures, when known

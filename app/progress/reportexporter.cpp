@@ -149,6 +149,7 @@ QString ReportExporter::html(bool embedImages) const
         const auto& b = e.best;
         out << "<tr><td>" << esc(e.title) << "</td><td class=\"n\">" << e.runs << "</td><td class=\"t\">"
             << esc(e.passed ? tr("Passed") : (e.runs ? verdictText(e.lastVerdict) : tr("Not tried")))
+            << (e.tracks.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(esc(e.tracks.join(QStringLiteral(", ")))))
             << "</td><td class=\"n\">" << (b && b->medianMs ? formatMs(*b->medianMs) : dash())
             << "</td><td class=\"n\">" << (b && b->achievedGbps ? formatGbps(*b->achievedGbps) : dash())
             << "</td><td class=\"n\">" << (b ? optPercent(b->ceilingFraction()) : dash()) << "</td><td class=\"n\">"

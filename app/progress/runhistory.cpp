@@ -69,7 +69,7 @@ RunHistoryWidget::RunHistoryWidget(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_heading);
     m_table = new QTreeWidget(this);
     m_table->setHeaderLabels({tr("When"), tr("Verdict"), tr("Median"), tr("Bandwidth"), tr("% of ceiling"),
-                              tr("Meta-parameters"), tr("Device")});
+                              tr("Meta-parameters"), tr("Device"), tr("Track")});
     m_table->setRootIsDecorated(false);
     m_table->setUniformRowHeights(true);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -153,6 +153,7 @@ void RunHistoryWidget::refresh()
                 item->setText(4, optFraction(run.ceilingFraction()));
                 item->setText(5, formatMeta(run.meta));
                 item->setText(6, run.device.empty() ? tr("no GPU") : QString::fromStdString(run.device));
+                item->setText(7, run.track == "triton" ? tr("Triton") : tr("CUDA"));
                 item->setData(0, kIdRole, QVariant::fromValue<qint64>(run.id));
                 for (int c = 2; c <= 4; ++c)
                     item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
@@ -245,6 +246,7 @@ RunComparisonDialog::RunComparisonDialog(const progress::KernelRun& older, const
         optFraction(newer.dramEfficiency()), older.dramEfficiency(), newer.dramEfficiency(), -1);
     row(tr("Meta-parameters"), formatMeta(older.meta), formatMeta(newer.meta));
     row(tr("Device"), QString::fromStdString(older.device), QString::fromStdString(newer.device));
+    row(tr("Track"), QString::fromStdString(older.track), QString::fromStdString(newer.track));
     row(tr("Source lines"), QString::number(QString::fromStdString(older.source).count(QLatin1Char('\n')) + 1),
         QString::number(QString::fromStdString(newer.source).count(QLatin1Char('\n')) + 1));
     layout->addWidget(new QLabel(tr("Both runs are also drawn in the results charts (Results dock)."), this));

@@ -172,8 +172,12 @@ void ResultsView::showReport(const QJsonObject& report)
     m_showEngineDetails = false;
     m_progressRow->hide();
     render();
+    // A run is read from its verdict: the Correctness tab, whatever tab the previous run left open; a tuning run
+    // is about its table.
     if (report.value(QStringLiteral("autotune")).toObject().contains(QStringLiteral("samples")))
-        m_tabs->setCurrentWidget(m_autotune); // a tuning run is about its table
+        m_tabs->setCurrentWidget(m_autotune);
+    else
+        m_tabs->setCurrentIndex(0);
 }
 
 void ResultsView::setComparison(const QString& name, const QJsonObject& report)
@@ -517,8 +521,10 @@ QString ResultsView::performanceHtml() const
             html += row(esc(tr("spills")), esc(tr("%1 stored, %2 loaded")
                                                    .arg(formatBytes(num(resources, "spill_stores_bytes")),
                                                         formatBytes(num(resources, "spill_loads_bytes")))));
-        html += row(esc(tr("max threads per block")),
-                    formatValue(resources.value(QStringLiteral("max_threads_per_block"))));
+        // 0 means ptxas gave no limit (no __launch_bounds__ and the figure unknown): say nothing rather than "0".
+        if (resources.value(QStringLiteral("max_threads_per_block")).toDouble() > 0)
+            html += row(esc(tr("max threads per block")),
+                        formatValue(resources.value(QStringLiteral("max_threads_per_block"))));
         html += QStringLiteral("</table>");
     }
 

@@ -148,7 +148,7 @@ engine::Expected<CompileResult> compileKernel(const CompileRequest& req)
     }
     CompileResult result;
     result.nvrtcVersion = *version;
-    result.arch = "sm_" + std::to_string(req.computeCapability);
+    result.arch = (req.ptx ? "compute_" : "sm_") + std::to_string(req.computeCapability);
     // Checked before NVRTC (and before the cache): a refused source is never read by the compiler.
     if (auto problems = checkSource(req.source, req.sourceName); !problems.empty()) {
         for (const auto& d : problems) {
@@ -167,7 +167,9 @@ engine::Expected<CompileResult> compileKernel(const CompileRequest& req)
     std::vector<std::string> all = result.options;
     all.push_back("-I" + (root / "include").string());
     all.push_back("-I" + (root / "include" / "cccl").string());
-    all.push_back("--ptxas-options=-v");
+    if (!req.ptx) {
+        all.push_back("--ptxas-options=-v");
+    }
 
     const std::string pre = prelude(req);
     const std::string post =
@@ -179,7 +181,7 @@ engine::Expected<CompileResult> compileKernel(const CompileRequest& req)
     key.addField(joinOptions(all)).addField(result.nvrtcVersion).addField(result.arch);
     result.cacheKey = key.hex();
     const auto cacheDir = req.cacheDir.empty() ? engine::cacheDir() / "cubin" : req.cacheDir;
-    if (req.useCache) {
+    if (req.useCache && !req.ptx) {
         if (auto hit = detail::loadCached(cacheDir, result.cacheKey)) {
             hit->ok = true;
             hit->cached = true;
@@ -245,6 +247,12 @@ engine::Expected<CompileResult> compileKernel(const CompileRequest& req)
                          "nvrtcGetLoweredName gave no name");
     }
     result.loweredName = out.lowered;
+    if (req.ptx) {
+        result.ptx.assign(out.cubin.begin(), out.cubin.end());
+        result.ok = !result.ptx.empty();
+        result.compileMs = elapsedMs();
+        return result;
+    }
     if (out.cubin.empty()) {
         return makeError(ErrorKind::Nvrtc, "NVRTC produced no CUBIN", "nvrtcGetCUBIN gave no bytes");
     }

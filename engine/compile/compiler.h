@@ -74,6 +74,7 @@ struct CompileRequest
     bool useCache = true;                   ///< read/write the CUBIN cache
     std::filesystem::path cacheDir;         ///< empty: engine::cacheDir() / "cubin"
     std::vector<std::string> extraOptions;  ///< appended to the option list (tests, experiments)
+    bool ptx = false;                       ///< produce PTX for the virtual compute_XX instead of a CUBIN (no cache)
     double timeoutS = kDefaultCompileTimeoutS; ///< [s] NVRTC runs in a child process that is killed after this
     std::size_t memoryLimitBytes = kDefaultCompileMemoryBytes; ///< [bytes] address space of that child
 };
@@ -91,6 +92,7 @@ struct CompileResult
     std::string log;                     ///< NVRTC log with prelude/postlude lines mapped to the source name
     Resources resources;                 ///< ptxas -v figures for the entry kernel
     std::vector<char> cubin;             ///< the CUBIN (ELF) when ok
+    std::string ptx;                     ///< the PTX when ok and the request asked for PTX (`.loc` line info)
     std::string loweredName;             ///< mangled entry name to pass to cuModuleGetFunction
     std::string cacheKey;                ///< 32 hex digits
 

@@ -294,6 +294,7 @@ Expected<nlohmann::json> exportJson(const Store& store, const ExportOptions& opt
         j["ideal_bytes"] = optJson(k.idealBytes);
         j["ceiling_gbps"] = optJson(k.ceilingGbps);
         j["device"] = k.device;
+        j["track"] = k.track;
         if (options.includeRunBodies) {
             j["source"] = k.source;
             j["report"] = k.report;

@@ -96,6 +96,7 @@ struct KernelRun
     std::optional<int64_t> idealBytes;    ///< [bytes] traffic.ideal_bytes (schema v2)
     std::optional<double> ceilingGbps;    ///< [10⁹ B/s] ceilings.measured_copy_gbps, else theoretical (schema v2)
     std::string device;                   ///< device.name, e.g. "NVIDIA H200" (empty without a GPU)
+    std::string track = "cuda";           ///< the exercise track the run used: report `language`, "triton" or "cuda"
     nlohmann::json report;                ///< the full run report (null in history listings)
     int64_t atMs = 0;                     ///< [ms since epoch, UTC] when the run finished
 

@@ -15,7 +15,10 @@ namespace {
 // Column order shared by every run query; the long columns (source, report) come last and only when asked for.
 constexpr std::string_view kRunColumns = "id, module_id, activity_id, exercise_id, meta, verdict, median_ms, "
                                          "achieved_gbps, dram_read_bytes, stored_bytes, ideal_bytes, ceiling_gbps, "
-                                         "device, at_ms";
+                                         "device, at_ms, "
+                                         // The track is the report's `language` (reports before it are CUDA).
+                                         "coalesce(CASE WHEN json_valid(report) THEN json_extract(report, "
+                                         "'$.language') END, 'cuda')";
 constexpr std::string_view kRunBodyColumns = ", source, report";
 
 std::optional<double> optDouble(const SQLite::Column& c)
@@ -44,9 +47,10 @@ KernelRun runFromRow(SQLite::Statement& q, bool withBody)
     run.ceilingGbps = optDouble(q.getColumn(11));
     run.device = q.getColumn(12).getString();
     run.atMs = q.getColumn(13).getInt64();
+    run.track = q.getColumn(14).getString();
     if (withBody) {
-        run.source = q.getColumn(14).getString();
-        run.report = detail::jsonOrNull(q.getColumn(15).getString());
+        run.source = q.getColumn(15).getString();
+        run.report = detail::jsonOrNull(q.getColumn(16).getString());
     }
     return run;
 }
@@ -111,6 +115,9 @@ KernelRun kernelRunFromReport(ActivityRef where, std::string source, const nlohm
     run.exerciseId = stringAt(report, "/exercise/id");
     run.verdict = stringAt(report, "/verdict");
     run.device = stringAt(report, "/device/name");
+    if (const std::string language = stringAt(report, "/language"); !language.empty()) {
+        run.track = language;
+    }
     if (report.is_object() && report.contains("meta") && report["meta"].is_object()) {
         run.meta = report["meta"];
     }

@@ -86,7 +86,7 @@ private slots:
         editor->setCursorPosition(0, 0);
         QListWidgetItem* ours = nullptr;
         for (int i = 0; i < view->diagnosticsList()->count(); ++i)
-            if (view->diagnosticsList()->item(i)->text().contains(QStringLiteral(":%1:").arg(badLine)))
+            if (view->diagnosticsList()->item(i)->text().startsWith(QStringLiteral("Line %1,").arg(badLine)))
                 ours = view->diagnosticsList()->item(i);
         QVERIFY(ours);
         emit view->diagnosticsList()->itemClicked(ours);

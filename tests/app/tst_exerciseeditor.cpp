@@ -292,6 +292,44 @@ private slots:
     QVERIFY(!readAll(copy + QStringLiteral("/starter.cu")).startsWith("not CUDA"));
   }
 
+  void tritonTrackFilesAreEditedAndValidated()
+  {
+    const QString engine = qEnvironmentVariable("TKM_RUN");
+    if (engine.isEmpty() || !QFileInfo(engine).isExecutable())
+      QSKIP("TKM_RUN is not set (run through ctest)");
+    QTemporaryDir tmp;
+    ExerciseEditor editor;
+    editor.setEnginePath(engine);
+    const QString copy = openVectorAdd(editor, tmp);
+    QVERIFY(!copy.isEmpty());
+    // The Triton track's files have their own tabs, highlighted as Python.
+    for (const QString rel : {QStringLiteral("starter.py"), QStringLiteral("solution.py"),
+                              QStringLiteral("reference.py"), QStringLiteral("bugs/no-mask.py")}) {
+      QVERIFY2(editor.sourceEditor(rel), qPrintable(rel));
+      QCOMPARE(editor.sourceEditor(rel)->language(), QStringLiteral("python"));
+    }
+    QCOMPARE(editor.sourceEditor(QStringLiteral("starter.cu"))->language(), QStringLiteral("cuda"));
+    // Validate what is on screen: a Triton solution our checker refuses lands on its line.
+    tkm::app::KernelEditor *solution = editor.sourceEditor(QStringLiteral("solution.py"));
+    const QString text = solution->text();
+    QVERIFY(text.contains(QStringLiteral("tl.arange(0, BLOCK_SIZE)")));
+    solution->setText(QString(text).replace(QStringLiteral("tl.arange(0, BLOCK_SIZE)"), QStringLiteral("tl.arange(0, 1000)")));
+    int line = 0;
+    for (int l = 0; l < solution->lines() && line == 0; ++l)
+      if (solution->text(l).contains(QStringLiteral("tl.arange(0, 1000)")))
+        line = l + 1;
+    QSignalSpy finished(&editor, &ExerciseEditor::validationFinished);
+    editor.validate();
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 180000);
+    QCOMPARE(finished.first().first().toBool(), false);
+    QVERIFY2(solution->errorLines().contains(line), qPrintable(QString::number(solution->errorLines().value(0))));
+    QVERIFY(solution->annotationText(line).contains(QStringLiteral("power of two")));
+    // Saving writes the edited .py.
+    QString error;
+    QVERIFY2(editor.save(&error), qPrintable(error));
+    QVERIFY(readAll(copy + QStringLiteral("/solution.py")).contains("tl.arange(0, 1000)"));
+  }
+
   void unsavedChangesPrompt()
   {
     QTemporaryDir tmp;

@@ -208,11 +208,19 @@ QStringList ExerciseDocument::sourceFiles() const
   add(value("/starter"));
   add(value("/solution"));
   add(value("/reference/file"));
-  const SpecJson bugs = value("/bugs");
-  if (bugs.is_array())
-    for (const auto &bug : bugs)
-      if (bug.is_object() && bug.contains("file"))
-        add(bug["file"]);
+  // Then the Triton track's files (docs/exercise-spec.md "Triton track"), in the same order.
+  for (const std::string track : {"", "/triton"}) {
+    if (!track.empty()) {
+      add(value(track + "/starter"));
+      add(value(track + "/solution"));
+      add(value(track + "/reference/file"));
+    }
+    const SpecJson bugs = value(track + "/bugs");
+    if (bugs.is_array())
+      for (const auto &bug : bugs)
+        if (bug.is_object() && bug.contains("file"))
+          add(bug["file"]);
+  }
   return files;
 }
 

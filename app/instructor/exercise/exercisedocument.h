@@ -47,7 +47,8 @@ public:
   /// Sets the value at `pointer` (parents are created); a discarded value removes the key or element.
   void setValue(const std::string &pointer, const SpecJson &value);
 
-  /// Spec-relative paths of the sources, in editor order: starter, solution, reference file, each bug's file.
+  /// Spec-relative paths of the sources, in editor order: starter, solution, reference file, each bug's file;
+  /// then the same of the Triton track (`triton` block: .py files).
   QStringList sourceFiles() const;
   /// Text of a source (empty when unknown).
   QString source(const QString &relativePath) const { return m_sources.value(relativePath); }

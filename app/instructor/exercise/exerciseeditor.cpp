@@ -95,6 +95,14 @@ QString tabLabel(const ExerciseDocument& doc, const QString& rel)
         return QObject::tr("Solution");
     if (rel == str("/reference/file"))
         return QObject::tr("Reference");
+    if (rel == str("/triton/starter"))
+        return QObject::tr("Triton starter");
+    if (rel == str("/triton/solution"))
+        return QObject::tr("Triton solution");
+    if (rel == str("/triton/reference/file"))
+        return QObject::tr("Triton reference");
+    if (rel.endsWith(QLatin1String(".py")))
+        return QObject::tr("Triton bug · %1").arg(QFileInfo(rel).fileName());
     return QObject::tr("Bug · %1").arg(QFileInfo(rel).fileName());
 }
 
@@ -292,6 +300,7 @@ KernelEditor* ExerciseEditor::makeEditor(const QString& rel)
 {
     auto* editor = new KernelEditor;
     editor->setObjectName(rel);
+    editor->setLanguage(rel.endsWith(QLatin1String(".py")) ? QStringLiteral("python") : QStringLiteral("cuda"));
     m_replaying = true;
     editor->setText(m_doc.source(rel));
     editor->SendScintilla(QsciScintillaBase::SCI_EMPTYUNDOBUFFER);

@@ -100,6 +100,7 @@ void SpecForm::rebuild()
         buildTolerance();
         buildCost();
         buildBugs();
+        buildTriton();
         buildBaselines();
         buildRest();
     }

@@ -80,6 +80,10 @@ private:
   void buildTolerance();
   void buildCost();
   void buildBugs();
+  void buildTriton();
+  /// One card per bug variant of `arrayPointer` ("/bugs", "/triton/bugs") and an Add button (new files get
+  /// `extension`).
+  void bugCards(QGroupBox *box, const std::string &arrayPointer, const std::string &extension);
   void buildBaselines();
   void buildRest();
 

@@ -35,7 +35,7 @@ const QStringList kTopLevelKnown{
     QStringLiteral("params"),      QStringLiteral("meta"),         QStringLiteral("launch"),
     QStringLiteral("cases"),       QStringLiteral("performance"),  QStringLiteral("tolerance"),
     QStringLiteral("ideal_bytes"), QStringLiteral("flops"),        QStringLiteral("bugs"),
-    QStringLiteral("baselines"),   QStringLiteral("reset_to_zero")};
+    QStringLiteral("baselines"),   QStringLiteral("reset_to_zero"), QStringLiteral("triton")};
 
 QFormLayout* formIn(QGroupBox* box)
 {
@@ -228,7 +228,12 @@ void SpecForm::buildCost()
 void SpecForm::buildBugs()
 {
     auto* box = section(tr("Bug variants"), "/bugs", tr("Each must fail on the GPU with the diagnosis declared here."));
-    const SpecJson bugs = m_doc->value("/bugs");
+    bugCards(box, "/bugs", ".cu");
+}
+
+void SpecForm::bugCards(QGroupBox* box, const std::string& arrayPointer, const std::string& extension)
+{
+    const SpecJson bugs = m_doc->value(arrayPointer);
     const QStringList verdicts{QStringLiteral("fail"), QStringLiteral("fault"), QStringLiteral("timeout"),
                                QStringLiteral("compile_error")};
     const QStringList faults{QString(),
@@ -242,8 +247,9 @@ void SpecForm::buildBugs()
     const QStringList reasons{QString(), QStringLiteral("mismatch"), QStringLiteral("nan"), QStringLiteral("unwritten"),
                               QStringLiteral("nondeterministic")};
     for (std::size_t i = 0; bugs.is_array() && i < bugs.size(); ++i) {
-        const std::string p = at("/bugs", i);
-        auto* form = card(box, tr("Bug %1: %2").arg(i + 1).arg(q(bugs[i].value("file", std::string()))), "/bugs", i);
+        const std::string p = at(arrayPointer, i);
+        auto* form =
+            card(box, tr("Bug %1: %2").arg(i + 1).arg(q(bugs[i].value("file", std::string()))), arrayPointer, i);
         field(form, tr("File"), at(p, "file"), FieldKind::Text, false);
         field(form, tr("Title"), at(p, "title"), FieldKind::Text, false);
         field(form, tr("Expected verdict"), at(p, "expect/verdict"), FieldKind::Choice, false, verdicts);
@@ -253,13 +259,46 @@ void SpecForm::buildBugs()
         field(form, tr("Reason"), at(p, "expect/reason"), FieldKind::Choice, true, reasons);
         field(form, tr("reset_to_zero"), at(p, "reset_to_zero"), FieldKind::Json, true);
     }
-    addButton(box, tr("Add bug variant"), [this] {
-        const SpecJson bugs = m_doc->value("/bugs");
+    addButton(box, tr("Add bug variant"), [this, arrayPointer, extension] {
+        const SpecJson bugs = m_doc->value(arrayPointer);
         const std::size_t n = bugs.is_array() ? bugs.size() + 1 : 1;
-        appendItem("/bugs", SpecJson{{"file", "bugs/bug-" + std::to_string(n) + ".cu"},
-                                     {"title", "What the bug does"},
-                                     {"expect", {{"verdict", "fail"}, {"reason", "mismatch"}}}});
+        appendItem(arrayPointer, SpecJson{{"file", "bugs/bug-" + std::to_string(n) + extension},
+                                          {"title", "What the bug does"},
+                                          {"expect", {{"verdict", "fail"}, {"reason", "mismatch"}}}});
     });
+}
+
+void SpecForm::buildTriton()
+{
+    auto* box = section(tr("Triton track"), "/triton",
+                        tr("The same params, cases and checks, with @triton.jit kernels in .py files; runs on the CPU "
+                           "interpreter without a GPU (docs/exercise-spec.md, \"Triton track\")."));
+    if (!m_doc->contains("/triton")) {
+        addButton(box, tr("Add a Triton track"), [this] {
+            const std::string kernel = m_doc->value("/kernel").is_string() ? m_doc->value("/kernel").get<std::string>()
+                                                                           : std::string("kernel");
+            const SpecJson track{{"kernel", kernel},
+                                 {"starter", "starter.py"},
+                                 {"solution", "solution.py"},
+                                 {"reference", {{"file", "reference.py"}, {"kernel", kernel + "_ref"}, {"grid", {"1"}}}},
+                                 {"bugs", SpecJson::array()}};
+            if (m_edit)
+                m_edit("/triton", track, tr("Add a Triton track"));
+        });
+        return;
+    }
+    auto* form = formIn(box);
+    field(form, tr("Kernel"), "/triton/kernel", FieldKind::Text, true);
+    field(form, tr("Params (by position)"), "/triton/params", FieldKind::Names, true);
+    field(form, tr("Constexprs"), "/triton/meta", FieldKind::Json, true);
+    field(form, tr("Starter"), "/triton/starter", FieldKind::Text, false);
+    field(form, tr("Solution"), "/triton/solution", FieldKind::Text, false);
+    field(form, tr("Reference file"), "/triton/reference/file", FieldKind::Text, false);
+    field(form, tr("Reference kernel"), "/triton/reference/kernel", FieldKind::Text, false);
+    field(form, tr("Reference grid"), "/triton/reference/grid", FieldKind::ExprList, false);
+    field(form, tr("Reference params"), "/triton/reference/params", FieldKind::Names, true);
+    field(form, tr("Reference constexprs"), "/triton/reference/meta", FieldKind::Json, true);
+    bugCards(box, "/triton/bugs", ".py");
 }
 
 void SpecForm::buildBaselines()

@@ -126,6 +126,14 @@ std::size_t addressSpaceBytes()
             if (nvrtcGetCUBIN(prog, cubin.data()) != NVRTC_SUCCESS) {
                 cubin.clear();
             }
+        } else if (nvrtcGetPTXSize(prog, &size) == NVRTC_SUCCESS && size > 1) {
+            // A virtual target (-arch=compute_XX) gives PTX and no CUBIN; it travels in the same slot.
+            cubin.resize(size);
+            if (nvrtcGetPTX(prog, cubin.data()) != NVRTC_SUCCESS) {
+                cubin.clear();
+            } else {
+                cubin.resize(size - 1); // the terminating NUL
+            }
         }
     }
     answer = std::string(1, kDone);

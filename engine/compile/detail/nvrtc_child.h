@@ -26,7 +26,7 @@ struct NvrtcOutcome
     int compileResult = 0;        ///< nvrtcResult of nvrtcCompileProgram (Done)
     std::string log;              ///< program log (cut at kMaxLogBytes)
     std::string lowered;          ///< lowered name of the kernel (empty when NVRTC gave none)
-    std::vector<char> cubin;      ///< CUBIN when the compile succeeded
+    std::vector<char> cubin;      ///< CUBIN when the compile succeeded (PTX text for a compute_XX target)
     std::string failedCall;       ///< ApiFailed: the call
     std::string failedMessage;    ///< ApiFailed: nvrtcGetErrorString; Crashed: the signal or exit status
     bool logCut = false;          ///< the log was longer than kMaxLogBytes
