@@ -131,10 +131,12 @@ TritonLowering lowerTriton(const problem::ExerciseSpec& spec, const QString& sou
     auto values = problem::resolveMeta(spec, overrides);
     if (!values)
         return fail(qs(values.error().message));
-    auto inst = problem::instantiate(spec, spec.cases.front(), *values, 0);
+    // The performance case's sizes give the constexprs (BLOCK_SIZE = pow2ceil(N)) a learner is judged at.
+    const problem::Case& sized = spec.performance ? *spec.performance : spec.cases.front();
+    auto inst = problem::instantiate(spec, sized, *values, spec.performance ? -1 : 0);
     if (!inst)
         return fail(qs(inst.error().message));
-    out.caseName = qs(spec.cases.front().name);
+    out.caseName = qs(sized.name);
     auto parsed = runner::parseTritonSource(kTritonFile.toStdString(), source.toStdString());
     std::vector<triton::Diagnostic> diags = parsed->parsed.diagnostics;
     auto report = [&](const QString& why) {

@@ -45,7 +45,7 @@ struct TritonLowering
 };
 
 /// Lowers `source` (a kernel.py) for `spec`'s Triton track with the meta-parameter values `meta` (defaults for
-/// the rest), bound to the spec's first case. Never throws; problems come back as diagnostics or a message.
+/// the rest), bound to the spec's performance case (else its first case). Never throws; problems come back as diagnostics or a message.
 TritonLowering lowerTriton(const problem::ExerciseSpec& spec, const QString& source,
                            const QList<QPair<QString, qint64>>& meta);
 

@@ -303,7 +303,7 @@ private slots:
     const QString copy = openVectorAdd(editor, tmp);
     QVERIFY(!copy.isEmpty());
     // The Triton track's files have their own tabs, highlighted as Python.
-    for (const QString rel : {QStringLiteral("starter.py"), QStringLiteral("solution.py"),
+    for (const QString& rel : {QStringLiteral("starter.py"), QStringLiteral("solution.py"),
                               QStringLiteral("reference.py"), QStringLiteral("bugs/no-mask.py")}) {
       QVERIFY2(editor.sourceEditor(rel), qPrintable(rel));
       QCOMPARE(editor.sourceEditor(rel)->language(), QStringLiteral("python"));

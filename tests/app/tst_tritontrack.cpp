@@ -89,7 +89,8 @@ private:
         if (job <= 0)
             return {};
         const QJsonObject before = view->lastReport();
-        QTest::qWaitFor([&] { return view->lastReport() != before; }, 60000);
+        if (!QTest::qWaitFor([&] { return view->lastReport() != before; }, 60000))
+            return {};
         return view->lastReport();
     }
 

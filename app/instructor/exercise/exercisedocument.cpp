@@ -209,7 +209,7 @@ QStringList ExerciseDocument::sourceFiles() const
   add(value("/solution"));
   add(value("/reference/file"));
   // Then the Triton track's files (docs/exercise-spec.md "Triton track"), in the same order.
-  for (const std::string track : {"", "/triton"}) {
+  for (const std::string &track : {std::string(), std::string("/triton")}) {
     if (!track.empty()) {
       add(value(track + "/starter"));
       add(value(track + "/solution"));
