@@ -153,13 +153,20 @@ void registerRun(CLI::App& app, int& exitCode)
                     "(repeatable or comma-separated), e.g. --reset-to-zero hist")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    auto deepCheck = std::make_shared<bool>(false);
+    auto deepCase = std::make_shared<int>(-1);
+    cmd->add_flag("--deep-check", *deepCheck,
+                  "also run the first failing case (else --deep-check-case, else a small multi-block one) under "
+                  "compute-sanitizer: memcheck, racecheck, synccheck, initcheck, on your lines");
+    cmd->add_option("--deep-check-case", *deepCase, "the case index the deep check runs when no case fails")
+        ->check(CLI::NonNegativeNumber);
     cmd->add_option("--timeout", *timeout,
                     "seconds a job may take before it is stopped (default 10; with --config 20 per configuration)")
         ->check(CLI::PositiveNumber);
     // Measuring is the default: only its opt-out is a flag.
     cmd->add_flag("--no-measure", *noMeasure,
                   "check the cases only: skip timing and the DRAM traffic measurement that follow a pass");
-    cmd->callback([cmd, args, timeout, noMeasure, configs, resets, &exitCode] {
+    cmd->callback([cmd, args, timeout, noMeasure, configs, resets, deepCheck, deepCase, &exitCode] {
         auto job = makeJob(*args, runner::Mode::Run);
         if (!job || !addTuning(*job, *configs, *resets, cmd->count("--reset-to-zero") > 0)) {
             exitCode = 2;
@@ -172,6 +179,14 @@ void registerRun(CLI::App& app, int& exitCode)
                                    ? 20.0 * static_cast<double>(job->configs.size())
                                    : *timeout;
         options.deadline = std::chrono::milliseconds(static_cast<int64_t>(std::llround(seconds * 1000)));
+        if (*deepCheck || *deepCase >= 0) {
+            job->deepCheck = true;
+            if (*deepCase >= 0) {
+                job->deepCheckCase = *deepCase;
+            }
+            // Each tool's run under compute-sanitizer has its own 120 s limit; progress comes between them.
+            options.deadline = std::max(options.deadline, std::chrono::milliseconds(130000));
+        }
         // The worker is this very executable: what runs the job is what the user started.
         std::error_code ec;
         const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);

@@ -96,6 +96,18 @@ std::string formatReport(const report::RunReport& r)
                            f.buffer.empty() ? "" : " of `" + f.buffer + "`", f.caseName,
                            f.cudaError.empty() ? "" : " (" + f.cudaError + ")", where, f.message);
     }
+    if (r.deepCheck) {
+        const auto& d = *r.deepCheck;
+        out += "deep      " + d.summary + "\n";
+        for (const auto& f : d.findings) {
+            std::string lines;
+            for (int l : f.lines) {
+                lines += (lines.empty() ? "" : ",") + std::to_string(l);
+            }
+            out += fmt::format("  {} {}{}: {}\n", f.tool, f.severity, lines.empty() ? "" : " line " + lines,
+                               f.message);
+        }
+    }
     if (!r.printed.empty()) {
         out += "printed\n";
         for (const auto& line : r.printed) {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <string>
 
 namespace tkm::cli {
 
@@ -15,7 +16,12 @@ runner::RunnerOptions makeWorkerOptions()
     runner::RunnerOptions options;
     std::error_code ec;
     options.probeExecutable = std::filesystem::read_symlink("/proc/self/exe", ec);
-    options.measure = measure::makeMeasurePhase();
+    measure::MeasurePhases phases = measure::makeMeasurePhases();
+    options.measure = std::move(phases.measure);
+    options.warm = std::move(phases.warm);
+    // TKM_BACKGROUND_WARM=0: the first job does its measure set-up in line (to compare cold times).
+    const char* background = std::getenv("TKM_BACKGROUND_WARM");
+    options.warmInBackground = background == nullptr || std::string(background) != "0";
     options.autotune = measure::makeAutotunePhase();
     return options;
 }

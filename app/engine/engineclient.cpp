@@ -52,7 +52,9 @@ QJsonObject toQt(const nlohmann::json &j)
 QByteArray engineRequestLine(int id, const EngineJob &job)
 {
   const bool isJob = job.op == QLatin1String("run") || job.op == QLatin1String("compile");
-  const nlohmann::json request = isJob ? worker::jobRequest(engineJob(job), id) : worker::simpleRequest(id, utf8(job.op));
+  const nlohmann::json request = isJob                              ? worker::jobRequest(engineJob(job), id)
+                                 : job.op == QLatin1String("warm") ? worker::warmRequest(id, utf8(job.exerciseFolder))
+                                                                   : worker::simpleRequest(id, utf8(job.op));
   return QByteArray::fromStdString(request.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
@@ -84,6 +86,16 @@ int EngineClient::submit(const EngineJob &job)
   // Started from the event loop, so that the caller knows the job id before any signal about it arrives.
   QMetaObject::invokeMethod(this, &EngineClient::startNext, Qt::QueuedConnection);
   return id;
+}
+
+int EngineClient::warmUp(const QString &exerciseFolder)
+{
+  EngineJob job;
+  job.op = QStringLiteral("warm");
+  job.exerciseFolder = exerciseFolder;
+  job.title = tr("Engine warm-up");
+  job.quiet = true;
+  return submit(job);
 }
 
 void EngineClient::cancel()

@@ -27,7 +27,7 @@ namespace tkm::app {
 
 /// One job for the worker.
 struct EngineJob {
-  QString op = QStringLiteral("run");  ///< "run", "compile" or "devices"
+  QString op = QStringLiteral("run");  ///< "run", "compile", "devices" or "warm"
   QString exerciseFolder;              ///< absolute path of the exercise folder (run, compile)
   QString source;                      ///< kernel source text (run, compile)
   QString sourceName = QStringLiteral("kernel.cu"); ///< file name diagnostics refer to
@@ -54,6 +54,10 @@ public:
 
   /// Queues a job; returns its id (> 0). `started`, `progress` and then `finished` or `cancelled` follow.
   int submit(const EngineJob &job);
+  /// Queues a quiet warm-up of the worker (request "warm", docs/run-report.md): it starts the worker, its GPU
+  /// context, the CUPTI set-up and the ceilings (and, with `exerciseFolder`, that exercise's performance case) in the
+  /// background, so that the learner's first Run is as fast as later ones. Returns the job id.
+  int warmUp(const QString &exerciseFolder = {});
   /// Kills the running job (and drops queued ones); emits `cancelled` for each.
   void cancel();
 

@@ -467,6 +467,8 @@ bool MainWindow::goPrevious()
 void MainWindow::queryDevices()
 {
     m_status->queryDevices(m_engine);
+    // Warm the worker now (context, CUPTI set-up, ceilings), so that the learner's first Run is not the slow one.
+    m_engine->warmUp();
 }
 
 void MainWindow::setStateStore(ActivityStateStore* store)

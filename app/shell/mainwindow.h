@@ -61,7 +61,7 @@ public:
     bool goNext();
     /// See goNext.
     bool goPrevious();
-    /// Asks the worker for its GPU (status area); call once the window is up.
+    /// Asks the worker for its GPU (status area) and warms it (EngineClient::warmUp); call once the window is up.
     void queryDevices();
     /// Shows the welcome page (what the course is, how long, what works without a GPU, where to start).
     void showWelcome();

@@ -5,6 +5,7 @@
 #include "engine/compile/detail/cubin_cache.h"
 #include "engine/compile/detail/nvrtc_child.h"
 #include "engine/compile/detail/nvrtc_log.h"
+#include "engine/compile/detail/ptxas_limits.h"
 #include "engine/compile/detail/signature.h"
 
 #include <nvrtc.h>
@@ -109,6 +110,30 @@ Diagnostic stoppedDiagnostic(const CompileRequest& req, bool timedOut)
                          : "compiling needed more than " + std::to_string(req.memoryLimitBytes >> 20) +
                                " MiB of memory and was stopped; a macro or template that expands without bound?";
     return d;
+}
+
+// Compiles `text` again for the virtual architecture (PTX, no ptxas) and checks its static shared and constant
+// memory against the limits (detail/ptxas_limits.h); empty when nothing is over a limit or the PTX compile fails.
+std::vector<Diagnostic> explainPtxasFailure(const CompileRequest& req, const std::string& text,
+                                            const std::vector<std::string>& options,
+                                            std::chrono::milliseconds timeout)
+{
+    std::vector<std::string> ptxOptions;
+    for (const std::string& o : options) {
+        if (o.rfind("-arch=sm_", 0) == 0) {
+            ptxOptions.push_back("-arch=compute_" + o.substr(9));
+        } else if (o.rfind("--ptxas-options", 0) != 0) {
+            ptxOptions.push_back(o);
+        }
+    }
+    const detail::NvrtcOutcome out =
+        detail::compileInChild(text, req.sourceName, req.kernel, ptxOptions, timeout, req.memoryLimitBytes);
+    if (out.status != detail::NvrtcOutcome::Status::Done || out.compileResult != NVRTC_SUCCESS || out.cubin.empty()) {
+        return {};
+    }
+    const std::string_view ptx(out.cubin.data(), out.cubin.size());
+    return detail::resourceDiagnostics(detail::staticVariables(ptx), req.computeCapability, req.source,
+                                       req.sourceName);
 }
 
 } // namespace
@@ -233,11 +258,17 @@ engine::Expected<CompileResult> compileKernel(const CompileRequest& req)
         const bool anyError = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
                                           [](const Diagnostic& d) { return d.severity == "error"; });
         if (!anyError) {
-            Diagnostic d;
-            d.file = req.sourceName;
-            d.severity = "error";
-            d.message = log.empty() ? std::string("compilation failed without a message") : log;
-            result.diagnostics.push_back(std::move(d));
+            // ptxas refused the kernel without an error line (too much shared or constant memory): say which.
+            auto resources = explainPtxasFailure(req, text, all, timeout);
+            if (!resources.empty()) {
+                result.diagnostics = std::move(resources);
+            } else {
+                Diagnostic d;
+                d.file = req.sourceName;
+                d.severity = "error";
+                d.message = log.empty() ? std::string("compilation failed without a message") : log;
+                result.diagnostics.push_back(std::move(d));
+            }
         }
         result.compileMs = elapsedMs();
         return result;

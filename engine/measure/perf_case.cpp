@@ -20,7 +20,8 @@ engine::Expected<std::unique_ptr<PerfCase>> PerfCase::create(const Measurer& mea
     if (!inst)
         return inst.error();
     pc->m_instance = std::move(*inst);
-    auto inputs = problem::generateInputs(pc->m_instance, /*withReference=*/false);
+    // Drawn on every core: the data is timed, never checked (problem/generate.h).
+    auto inputs = problem::generatePerformanceInputs(pc->m_instance);
     if (!inputs)
         return inputs.error();
     const cuda::DriverApi& drv = cuda::api();

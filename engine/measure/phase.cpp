@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 
 namespace tkm::measure {
 namespace {
@@ -29,6 +30,7 @@ struct PhaseState
     // and a warm worker sees the same exercise again and again. Keyed by everything its bytes depend on.
     std::unique_ptr<PerfCase> perfCase;
     std::string perfKey;
+    std::mutex mutex; // the warm-up may run on another thread
 };
 
 /// What the performance case's device buffers depend on: exercise folder and id, exercise.json's modification
@@ -53,28 +55,73 @@ void progress(const runner::MeasureInput& in, const char* stage, std::string tex
         in.progress(runner::Progress{.stage = stage, .text = std::move(text)});
 }
 
+// The measurer of `context` (created on first use, with the CUPTI set-up).
+engine::Status ensureMeasurer(PhaseState& s, const cuda::Context& context)
+{
+    if (s.measurer && s.context == context.handle())
+        return {};
+    auto m = Measurer::create(context, s.options.measure.traffic);
+    if (!m)
+        return m.error();
+    s.perfCase.reset(); // its buffers belong to the old measurer's context
+    s.measurer = std::move(*m);
+    s.context = context.handle();
+    return {};
+}
+
+// The performance case of (spec, meta) on the device (kept while the key stays the same).
+engine::Status ensurePerfCase(PhaseState& s, const problem::ExerciseSpec& spec, const problem::MetaValues& meta)
+{
+    const std::string key = perfCaseKey(spec, meta);
+    if (s.perfCase && s.perfKey == key)
+        return {};
+    s.perfCase.reset(); // free the old buffers before allocating new ones
+    auto pc = PerfCase::create(*s.measurer, spec, meta, *spec.performance, -1);
+    if (!pc)
+        return pc.error();
+    s.perfCase = std::move(*pc);
+    s.perfKey = key;
+    return {};
+}
+
+engine::Status warmPhase(PhaseState& s, const runner::WarmInput& in, std::map<std::string, double>& stages)
+{
+    std::lock_guard lock(s.mutex);
+    auto t = Clock::now();
+    if (in.progress)
+        in.progress(runner::Progress{.stage = "warm", .text = "setting up the DRAM traffic counters (CUPTI)"});
+    if (auto st = ensureMeasurer(s, in.context); !st)
+        return st;
+    stages["measurer"] = msSince(t);
+    if (in.ceilings) {
+        t = Clock::now();
+        if (in.progress)
+            in.progress(runner::Progress{.stage = "warm", .text = "reading the device's ceilings"});
+        if (auto c = s.measurer->ceilings(in.stream.handle(), s.options.measure.calibrate); !c)
+            return c.error();
+        stages["ceilings"] = msSince(t);
+    }
+    if (in.spec && in.meta && in.spec->performance) {
+        t = Clock::now();
+        if (in.progress)
+            in.progress(runner::Progress{.stage = "warm", .text = "preparing the performance case"});
+        if (auto st = ensurePerfCase(s, *in.spec, *in.meta); !st)
+            return st;
+        stages["perf_case"] = msSince(t);
+    }
+    return {};
+}
+
 engine::Status runPhase(PhaseState& s, const runner::MeasureInput& in, report::RunReport& report)
 {
     if (!in.spec.performance)
         return {};
-    if (!s.measurer || s.context != in.context.handle()) {
-        auto m = Measurer::create(in.context, s.options.measure.traffic);
-        if (!m)
-            return m.error();
-        s.perfCase.reset(); // its buffers belong to the old measurer's context
-        s.measurer = std::move(*m);
-        s.context = in.context.handle();
-    }
+    std::lock_guard lock(s.mutex); // a background warm-up (runner.h, WarmFn) finishes first
+    if (auto st = ensureMeasurer(s, in.context); !st)
+        return st;
     const CUstream stream = in.stream.handle();
-    const std::string key = perfCaseKey(in.spec, in.meta);
-    if (!s.perfCase || s.perfKey != key) {
-        s.perfCase.reset(); // free the old buffers before allocating new ones
-        auto pc = PerfCase::create(*s.measurer, in.spec, in.meta, *in.spec.performance, -1);
-        if (!pc)
-            return pc.error();
-        s.perfCase = std::move(*pc);
-        s.perfKey = key;
-    }
+    if (auto st = ensurePerfCase(s, in.spec, in.meta); !st)
+        return st;
     PerfCase* const pc = s.perfCase.get();
     const problem::ProblemInstance& inst = pc->instance();
     auto work = pc->workload(in.kernel, in.launch ? *in.launch : inst.launch, in.spec.kernel);
@@ -111,11 +158,23 @@ engine::Status runPhase(PhaseState& s, const runner::MeasureInput& in, report::R
 
 } // namespace
 
-runner::MeasureFn makeMeasurePhase(PhaseOptions options)
+MeasurePhases makeMeasurePhases(PhaseOptions options)
 {
     auto state = std::make_shared<PhaseState>();
     state->options = std::move(options);
-    return [state](const runner::MeasureInput& in, report::RunReport& report) { return runPhase(*state, in, report); };
+    MeasurePhases p;
+    p.measure = [state](const runner::MeasureInput& in, report::RunReport& report) {
+        return runPhase(*state, in, report);
+    };
+    p.warm = [state](const runner::WarmInput& in, std::map<std::string, double>& stages) {
+        return warmPhase(*state, in, stages);
+    };
+    return p;
+}
+
+runner::MeasureFn makeMeasurePhase(PhaseOptions options)
+{
+    return makeMeasurePhases(std::move(options)).measure;
 }
 
 void fillReport(const PerformanceResult& r, report::RunReport& report)

@@ -25,6 +25,16 @@ struct PhaseOptions
 /// without a performance case gets no timing and no error.
 runner::MeasureFn makeMeasurePhase(PhaseOptions options = {});
 
+/// The measure phase and its warm-up (runner::WarmFn), sharing one Measurer and performance case.
+struct MeasurePhases
+{
+    runner::MeasureFn measure; ///< RunnerOptions::measure
+    runner::WarmFn warm;       ///< RunnerOptions::warm
+};
+
+/// Both functions of the measure phase (see makeMeasurePhase); the warm-up and a job may run on two threads.
+MeasurePhases makeMeasurePhases(PhaseOptions options = {});
+
 /// Writes timing, traffic, ceilings and roofline of `result` into `report` (docs/run-report.md) and the stage
 /// times into report.stagesMs ("timing", "traffic").
 void fillReport(const PerformanceResult& result, report::RunReport& report);

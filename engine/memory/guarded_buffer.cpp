@@ -55,6 +55,8 @@ const char* guardName(Guard g)
         return "start-flush";
     case Guard::Padded:
         return "padded";
+    case Guard::Plain:
+        return "plain";
     }
     return "?";
 }
@@ -70,6 +72,18 @@ engine::Expected<GuardedBuffer> GuardedBuffer::create(const cuda::Context& ctx, 
     if ((alignment & (alignment - 1)) != 0) {
         return engine::makeError(engine::ErrorKind::BadInput,
                                  fmt::format("guarded buffer alignment {} is not a power of two", alignment));
+    }
+    if (options.guard == Guard::Plain) {
+        GuardedBuffer b;
+        b.m_bytes = bytes;
+        b.m_guard = Guard::Plain;
+        if (auto s = cuda::check(a.cuMemAlloc(&b.m_plain, std::max<size_t>(bytes, 1)), "cuMemAlloc"); !s) {
+            b.m_plain = 0;
+            return s.error();
+        }
+        b.m_data = b.m_plain;
+        b.m_canaryAfter = b.m_data + bytes;
+        return b;
     }
     if (!ctx.info().vmmSupported) {
         return engine::makeError(engine::ErrorKind::Cuda,
@@ -107,6 +121,8 @@ engine::Expected<GuardedBuffer> GuardedBuffer::create(const cuda::Context& ctx, 
         guardOffset = 0;
         mapOffset = gran;
         break;
+    case Guard::Plain:
+        break; // handled above
     case Guard::Padded: {
         const size_t pad = roundUp(std::max({bytes, canary, gran}), gran);
         b.m_mappedBytes = pad + roundUp(std::max<size_t>(bytes, 1), gran) + pad;
@@ -167,6 +183,8 @@ engine::Expected<GuardedBuffer> GuardedBuffer::create(const cuda::Context& ctx, 
         b.m_canaryAfter = b.m_data + bytes;
         b.m_canaryAfterBytes = std::min<size_t>(canary, mapEnd - b.m_canaryAfter);
         break;
+    case Guard::Plain:
+        break;
     case Guard::Padded: {
         const size_t pad = (b.m_mappedBytes - roundUp(std::max<size_t>(bytes, 1), gran)) / 2;
         b.m_data = b.m_mapBase + pad;
@@ -204,7 +222,10 @@ void GuardedBuffer::release()
     if (m_base != 0) {
         a.cuMemAddressFree(m_base, m_reserved);
     }
-    m_guardAddr = m_mapBase = m_base = m_data = 0;
+    if (m_plain != 0) {
+        a.cuMemFree(m_plain);
+    }
+    m_guardAddr = m_mapBase = m_base = m_data = m_plain = 0;
     m_guardHandle = m_handle = 0;
 }
 
@@ -222,6 +243,7 @@ GuardedBuffer& GuardedBuffer::operator=(GuardedBuffer&& other) noexcept
         m_mapBase = std::exchange(other.m_mapBase, 0);
         m_mappedBytes = other.m_mappedBytes;
         m_handle = std::exchange(other.m_handle, 0);
+        m_plain = std::exchange(other.m_plain, 0);
         m_guardHandle = std::exchange(other.m_guardHandle, 0);
         m_guardAddr = std::exchange(other.m_guardAddr, 0);
         m_data = std::exchange(other.m_data, 0);
@@ -234,6 +256,7 @@ GuardedBuffer& GuardedBuffer::operator=(GuardedBuffer&& other) noexcept
         m_canaryAfterBytes = other.m_canaryAfterBytes;
         m_beforeImage = std::move(other.m_beforeImage);
         m_afterImage = std::move(other.m_afterImage);
+        m_layoutKey = std::move(other.m_layoutKey);
     }
     return *this;
 }

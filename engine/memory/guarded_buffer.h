@@ -33,6 +33,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace tkm::memory {
@@ -51,9 +53,11 @@ enum class Guard {
     EndFlush,   ///< data ends at the guard (past-the-end accesses fault); canaries before
     StartFlush, ///< data starts right after the guard (before-the-start accesses fault); canaries after
     Padded,     ///< mapped slack on both sides: no fault near the data; canaries on both sides
+    Plain,      ///< a plain cuMemAlloc of the size, no guard and no canaries: what compute-sanitizer's memcheck
+                ///< and initcheck track exactly (the deep check, runner/deep_check.h)
 };
 
-/// "end-flush", "start-flush", "padded".
+/// "end-flush", "start-flush", "padded", "plain".
 const char* guardName(Guard g);
 
 /// How a guarded buffer is laid out.
@@ -96,6 +100,10 @@ public:
     Guard guard() const { return m_guard; }              ///< placement
     size_t granularity() const { return m_granularity; } ///< VMM granule [bytes]
     size_t mappedBytes() const { return m_mappedBytes; } ///< read-write mapping around the data [bytes]
+    /// The layout key this buffer was made for (memory/buffer_pool.h); empty when not made by a pool.
+    const std::string& layoutKey() const { return m_layoutKey; }
+    /// Records the layout key (BufferPool only).
+    void setLayoutKey(std::string key) { m_layoutKey = std::move(key); }
 
     /// Copies `host` (exactly bytes() bytes) into the data, ordered on `stream`; `host` must stay alive until
     /// the stream reaches the copy (pageable memory is staged before the call returns).
@@ -116,6 +124,7 @@ private:
     size_t m_reserved = 0;     // reservation size [bytes]
     CUdeviceptr m_mapBase = 0; // start of the read-write mapping
     size_t m_mappedBytes = 0;
+    CUdeviceptr m_plain = 0; // Guard::Plain: the cuMemAlloc pointer
     CUmemGenericAllocationHandle m_handle = 0;
     CUmemGenericAllocationHandle m_guardHandle = 0; // readable guard's physical granule
     CUdeviceptr m_guardAddr = 0;
@@ -129,6 +138,7 @@ private:
     size_t m_canaryAfterBytes = 0;
     std::vector<std::byte> m_beforeImage; // expected canary bytes
     std::vector<std::byte> m_afterImage;
+    std::string m_layoutKey;
 };
 
 } // namespace tkm::memory

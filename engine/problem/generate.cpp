@@ -7,7 +7,10 @@
 #include <cmath>
 #include <cstring>
 #include <new>
+#include <algorithm>
+#include <atomic>
 #include <random>
+#include <thread>
 
 namespace tkm::problem {
 namespace {
@@ -69,6 +72,68 @@ private:
     bool m_hasSpare = false;
 };
 
+// One generated value as generateInto() stores it: rounded to the dtype, negative kept negative.
+double drawRounded(Draw& draw, const Generator& g, DType t, double negativeCap, int64_t offset)
+{
+    double v = engine::roundToDType(t, draw.value(g, offset));
+    if (g.dist == Dist::Negative && !(v < 0)) {
+        v = negativeCap < 0 ? negativeCap : -engine::roundToDType(t, 1e-3);
+    }
+    return v;
+}
+
+// Chunk `k` of generatePerformanceInputs(): logical elements [k·C, min((k+1)·C, numel)) of `arg`, row-major.
+void drawChunk(const ArgInstance& arg, std::byte* dst, int64_t k)
+{
+    const Generator& g = *arg.init;
+    const DType t = arg.dtype;
+    const auto size = static_cast<std::size_t>(engine::dtypeBytes(t));
+    const double negativeCap = g.dist == Dist::Negative ? engine::roundToDType(t, g.high) : 0.0;
+    const int64_t begin = k * kPerformanceChunkElements;
+    const int64_t end = std::min(arg.numel, begin + kPerformanceChunkElements);
+    Draw draw(engine::mix64(arg.seed + static_cast<uint64_t>(k) + 1));
+    std::vector<int64_t> idx = logicalIndex(arg, begin);
+    int64_t offset = storageOffset(arg, begin);
+    const std::size_t r = arg.shape.size();
+    for (int64_t linear = begin; linear < end; ++linear) {
+        engine::storeAs(t, drawRounded(draw, g, t, negativeCap, offset), dst + static_cast<std::size_t>(offset) * size);
+        for (std::size_t d = r; d-- > 0;) {
+            if (++idx[d] < arg.shape[d]) {
+                offset += arg.strides[d];
+                break;
+            }
+            offset -= (arg.shape[d] - 1) * arg.strides[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+engine::Error noHostMemory(const ProblemInstance& inst)
+{
+    return engine::makeError(engine::ErrorKind::BadInput,
+                             "not enough host memory for the inputs of case \"" + inst.caseName + "\"");
+}
+
+// Runs job(i) for i in [0, count) on `threads` threads.
+template <class F> void parallelFor(int64_t count, unsigned threads, F&& job)
+{
+    std::atomic<int64_t> next{0};
+    auto worker = [&] {
+        for (int64_t i = next++; i < count; i = next++) {
+            job(i);
+        }
+    };
+    std::vector<std::thread> pool;
+    const unsigned n = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::max<int64_t>(count, 1))));
+    for (unsigned i = 1; i < n; ++i) {
+        pool.emplace_back(worker);
+    }
+    worker();
+    for (auto& th : pool) {
+        th.join();
+    }
+}
+
 } // namespace
 
 const BufferImage* GeneratedInputs::find(std::string_view name) const
@@ -127,10 +192,7 @@ void generateInto(const ArgInstance& arg, std::byte* dst, std::byte* ref)
     // A negative generator promises negative values also after rounding to a narrow type.
     const double negativeCap = g.dist == Dist::Negative ? engine::roundToDType(t, g.high) : 0.0;
     forEachElement(arg, [&](int64_t, int64_t offset) {
-        double v = engine::roundToDType(t, draw.value(g, offset));
-        if (g.dist == Dist::Negative && !(v < 0)) {
-            v = negativeCap < 0 ? negativeCap : -engine::roundToDType(t, 1e-3);
-        }
+        const double v = drawRounded(draw, g, t, negativeCap, offset);
         engine::storeAs(t, v, dst + static_cast<std::size_t>(offset) * size);
         if (ref) {
             engine::storeAs(rt, v, ref + static_cast<std::size_t>(offset) * rsize);
@@ -182,8 +244,47 @@ engine::Expected<GeneratedInputs> generateInputs(const ProblemInstance& inst, bo
             out.buffers.push_back(std::move(img));
         }
     } catch (const std::bad_alloc&) {
-        return engine::makeError(engine::ErrorKind::BadInput,
-                                 "not enough host memory for the inputs of case \"" + inst.caseName + "\"");
+        return noHostMemory(inst);
+    }
+    return out;
+}
+
+
+engine::Expected<GeneratedInputs> generatePerformanceInputs(const ProblemInstance& inst, unsigned threads)
+{
+    if (threads == 0) {
+        threads = std::max(1u, std::thread::hardware_concurrency());
+    }
+    GeneratedInputs out;
+    try {
+        for (const auto& a : inst.args) {
+            if (a.kind != ParamKind::Buffer) {
+                continue;
+            }
+            BufferImage img;
+            img.name = a.name;
+            img.learner.resize(static_cast<std::size_t>(a.bytes));
+            std::byte* dst = img.learner.data();
+            const auto size = engine::dtypeBytes(a.dtype);
+            // Poison first (padding between strided elements keeps it), in parallel slices of the storage.
+            const int64_t slices = (a.storageElements + kPerformanceChunkElements - 1) / kPerformanceChunkElements;
+            parallelFor(slices, threads, [&](int64_t k) {
+                const int64_t begin = k * kPerformanceChunkElements;
+                const int64_t count = std::min(kPerformanceChunkElements, a.storageElements - begin);
+                if (a.resetToZero) {
+                    std::memset(dst + begin * size, 0, static_cast<std::size_t>(count * size));
+                } else {
+                    engine::fillPoison(a.dtype, dst + begin * size, count);
+                }
+            });
+            if (!a.resetToZero && a.role != Role::Out && a.init) {
+                const int64_t chunks = (a.numel + kPerformanceChunkElements - 1) / kPerformanceChunkElements;
+                parallelFor(chunks, threads, [&](int64_t k) { drawChunk(a, dst, k); });
+            }
+            out.buffers.push_back(std::move(img));
+        }
+    } catch (const std::bad_alloc&) {
+        return noHostMemory(inst);
     }
     return out;
 }

@@ -36,6 +36,16 @@ struct GeneratedInputs
 /// Errors (BadInput) when a buffer is too large for host memory (std::bad_alloc is caught).
 engine::Expected<GeneratedInputs> generateInputs(const ProblemInstance& inst, bool withReference = true);
 
+/// Logical elements per chunk of generatePerformanceInputs() [elements].
+inline constexpr int64_t kPerformanceChunkElements = int64_t{1} << 20;
+
+/// The images of a performance case (no float64 images), drawn in parallel: logical elements are cut into chunks
+/// of kPerformanceChunkElements and chunk k is drawn from its own generator, seeded mix64(seed + k + 1), so the
+/// bytes are the same on every machine and for any number of `threads` (0: every hardware thread), but differ from
+/// generateInputs()'s single stream. Only for data that is timed, never checked (2^27 elements take seconds on
+/// one thread). Errors: those of generateInputs().
+engine::Expected<GeneratedInputs> generatePerformanceInputs(const ProblemInstance& inst, unsigned threads = 0);
+
 /// Fills `dst` (storage of `arg`, `arg.bytes` bytes) with the generated values; `ref` (optional, same storage
 /// in f64/int) with the same values widened. Padding gets poison. Exposed for tests and streaming use.
 void generateInto(const ArgInstance& arg, std::byte* dst, std::byte* ref);

@@ -315,6 +315,47 @@ void from_json(const json& j, FaultInfo& v)
     getOr(j, "interpreter", v.interpreter);
 }
 
+void to_json(json& j, const DeepCheckFinding& v)
+{
+    j = {{"tool", v.tool}, {"severity", v.severity}, {"message", v.message}};
+    if (!v.lines.empty()) {
+        j["lines"] = v.lines;
+    }
+    putStr(j, "raw", v.raw);
+}
+
+void from_json(const json& j, DeepCheckFinding& v)
+{
+    getOr(j, "tool", v.tool);
+    getOr(j, "severity", v.severity);
+    getOr(j, "message", v.message);
+    getOr(j, "lines", v.lines);
+    getOr(j, "raw", v.raw);
+}
+
+void to_json(json& j, const DeepCheckInfo& v)
+{
+    j = {{"available", v.available}, {"summary", v.summary}};
+    putStr(j, "unavailable_reason", v.unavailableReason);
+    putStr(j, "case", v.caseName);
+    if (!v.tools.empty()) {
+        j["tools"] = v.tools;
+    }
+    if (!v.findings.empty()) {
+        j["findings"] = v.findings;
+    }
+}
+
+void from_json(const json& j, DeepCheckInfo& v)
+{
+    getOr(j, "available", v.available);
+    getOr(j, "summary", v.summary);
+    getOr(j, "unavailable_reason", v.unavailableReason);
+    getOr(j, "case", v.caseName);
+    getOr(j, "tools", v.tools);
+    getOr(j, "findings", v.findings);
+}
+
 void to_json(json& j, const TimingInfo& v)
 {
     j = {{"median_ms", v.medianMs}, {"p20_ms", v.p20Ms},    {"p80_ms", v.p80Ms}, {"min_ms", v.minMs},
@@ -466,6 +507,7 @@ void to_json(json& j, const RunReport& v)
         j["baselines"] = v.baselines;
     }
     putOpt(j, "autotune", v.autotune);
+    putOpt(j, "deep_check", v.deepCheck);
     if (!v.stagesMs.empty()) {
         j["stages_ms"] = v.stagesMs;
     }
@@ -498,6 +540,7 @@ void from_json(const json& j, RunReport& v)
     getOpt(j, "roofline", v.roofline);
     getOr(j, "baselines", v.baselines);
     getOpt(j, "autotune", v.autotune);
+    getOpt(j, "deep_check", v.deepCheck);
     getOr(j, "stages_ms", v.stagesMs);
     getOpt(j, "error", v.error);
 }

@@ -218,6 +218,27 @@ struct ErrorInfo
     std::string message; ///< sentence
 };
 
+/// One problem the deep check found (runner/deep_check.h), on the learner's lines.
+struct DeepCheckFinding
+{
+    std::string tool;       ///< memcheck, racecheck, synccheck, initcheck
+    std::string severity;   ///< "error" or "warning" (as the tool rates it)
+    std::string message;    ///< the sentence
+    std::vector<int> lines; ///< learner's lines it names, first the one to fix (absent when empty)
+    std::string raw;        ///< the tool's own report, as printed (absent when empty)
+};
+
+/// `deep_check`: the chosen case run under compute-sanitizer's tools.
+struct DeepCheckInfo
+{
+    bool available = false;                ///< compute-sanitizer ran
+    std::string unavailableReason;         ///< why not (absent when empty)
+    std::string caseName;                  ///< JSON "case"
+    std::vector<std::string> tools;        ///< tools that ran to the end
+    std::vector<DeepCheckFinding> findings; ///< absent when empty
+    std::string summary;                   ///< one sentence
+};
+
 /// The whole report.
 struct RunReport
 {
@@ -242,6 +263,7 @@ struct RunReport
     std::optional<RooflineInfo> roofline; ///< measure phase
     std::vector<BaselineInfo> baselines;  ///< absent when empty
     std::optional<AutotuneInfo> autotune; ///< tuning job (request field `configs`)
+    std::optional<DeepCheckInfo> deepCheck; ///< JSON "deep_check": job field deep_check
     StagesMs stagesMs;                    ///< absent when empty
     std::optional<ErrorInfo> error;       ///< verdict error
 };
@@ -277,6 +299,10 @@ void to_json(nlohmann::json& j, const RooflineInfo& v);     ///< JSON writer
 void from_json(const nlohmann::json& j, RooflineInfo& v);   ///< JSON reader
 void to_json(nlohmann::json& j, const BaselineInfo& v);     ///< JSON writer
 void from_json(const nlohmann::json& j, BaselineInfo& v);   ///< JSON reader
+void to_json(nlohmann::json& j, const DeepCheckFinding& v); ///< JSON writer
+void from_json(const nlohmann::json& j, DeepCheckFinding& v); ///< JSON reader
+void to_json(nlohmann::json& j, const DeepCheckInfo& v);    ///< JSON writer
+void from_json(const nlohmann::json& j, DeepCheckInfo& v);  ///< JSON reader
 void to_json(nlohmann::json& j, const ErrorInfo& v);        ///< JSON writer
 void from_json(const nlohmann::json& j, ErrorInfo& v);      ///< JSON reader
 void to_json(nlohmann::json& j, const RunReport& v);        ///< JSON writer

@@ -14,11 +14,42 @@ const memory::GuardOptions& GuardPlan::forBuffer(const std::string& name) const
     return it != perBuffer.end() ? it->second : fallback;
 }
 
+DeviceArgs::~DeviceArgs()
+{
+    if (pool == nullptr) {
+        return;
+    }
+    for (auto& b : buffers) {
+        if (b) {
+            pool->release(std::move(*b));
+        }
+    }
+}
+
+DeviceArgs::DeviceArgs(DeviceArgs&& other) noexcept
+    : buffers(std::move(other.buffers)), args(std::move(other.args)), pool(other.pool)
+{
+    other.buffers.clear();
+}
+
+DeviceArgs& DeviceArgs::operator=(DeviceArgs&& other) noexcept
+{
+    if (this != &other) {
+        DeviceArgs old(std::move(*this));
+        buffers = std::move(other.buffers);
+        args = std::move(other.args);
+        pool = other.pool;
+        other.buffers.clear();
+    }
+    return *this;
+}
+
 engine::Expected<DeviceArgs> prepareArgs(const cuda::Context& ctx, const cuda::Stream& stream,
                                          const problem::ProblemInstance& inst, const problem::GeneratedInputs& images,
-                                         Side side, const GuardPlan& plan)
+                                         Side side, const GuardPlan& plan, memory::BufferPool* pool)
 {
     DeviceArgs out;
+    out.pool = pool;
     out.buffers.resize(inst.args.size());
     for (size_t i = 0; i < inst.args.size(); ++i) {
         const problem::ArgInstance& arg = inst.args[i];
@@ -56,7 +87,8 @@ engine::Expected<DeviceArgs> prepareArgs(const cuda::Context& ctx, const cuda::S
             return engine::makeError(engine::ErrorKind::Internal, fmt::format("image of `{}` has {} bytes, expected {}",
                                                                               arg.name, bytes.size(), size));
         }
-        auto buf = memory::GuardedBuffer::create(ctx, size, elem, plan.forBuffer(arg.name));
+        auto buf = pool != nullptr ? pool->acquire(ctx, size, elem, plan.forBuffer(arg.name))
+                                   : memory::GuardedBuffer::create(ctx, size, elem, plan.forBuffer(arg.name));
         if (!buf) {
             return buf.error();
         }

@@ -5,6 +5,7 @@
 #include "engine/cuda/context.h"
 #include "engine/cuda/driver.h"
 #include "engine/cuda/module.h"
+#include "engine/memory/buffer_pool.h"
 #include "engine/memory/guarded_buffer.h"
 #include "engine/problem/generate.h"
 #include "engine/problem/instance.h"
@@ -32,18 +33,28 @@ enum class Side {
     Reference, ///< float64 for floating buffers (problem::BufferImage::reference)
 };
 
-/// Buffers and packed arguments of one launch, in argument order (no buffer for scalars).
+/// Buffers and packed arguments of one launch, in argument order (no buffer for scalars). With a pool, the
+/// buffers go back to it when this is destroyed.
 struct DeviceArgs
 {
     std::vector<std::optional<memory::GuardedBuffer>> buffers; ///< per argument; nullopt for scalars
     cuda::KernelArgs args;                                     ///< packed for cuLaunchKernel
+    memory::BufferPool* pool = nullptr;                        ///< where the buffers return (none: freed)
+
+    DeviceArgs() = default;                            ///< no buffers
+    ~DeviceArgs();                                     ///< returns the buffers to `pool`, or frees them
+    DeviceArgs(DeviceArgs&& other) noexcept;           ///< moves the buffers
+    DeviceArgs& operator=(DeviceArgs&& other) noexcept; ///< returns its own buffers, then moves
+    DeviceArgs(const DeviceArgs&) = delete;            ///< owns device memory
+    DeviceArgs& operator=(const DeviceArgs&) = delete; ///< owns device memory
 };
 
 /// Allocates guarded buffers for every buffer argument of `inst`, fills the canaries, uploads the generated
-/// images (outputs: poison or zero as generated), and packs the arguments. Ordered on `stream`.
+/// images (outputs: poison or zero as generated), and packs the arguments. Ordered on `stream`. With `pool` the
+/// buffers come from it (same layouts as fresh ones) and go back to it.
 engine::Expected<DeviceArgs> prepareArgs(const cuda::Context& ctx, const cuda::Stream& stream,
                                          const problem::ProblemInstance& inst, const problem::GeneratedInputs& images,
-                                         Side side, const GuardPlan& plan);
+                                         Side side, const GuardPlan& plan, memory::BufferPool* pool = nullptr);
 
 /// How a launch ended.
 struct LaunchOutcome

@@ -1,6 +1,7 @@
 #include "engine/runner/check_case.h"
 
 #include "engine/check/compare.h"
+#include "engine/common/clock.h"
 #include "engine/problem/generate.h"
 #include "engine/report/convert.h"
 #include "engine/runner/case_run.h"
@@ -13,6 +14,9 @@
 
 namespace tkm::runner::detail {
 namespace {
+
+using engine::Clock;
+using engine::msSince;
 
 bool contains(const std::vector<std::string>& list, const std::string& name)
 {
@@ -48,6 +52,63 @@ void diagnoseAccumulation(const problem::ProblemInstance& inst, const std::vecto
         }
     }
     std::erase_if(determinism, [&](const check::DeterminismCheck& d) { return contains(ci.accumulated, d.buffer); });
+}
+
+engine::Expected<SharedInputs> generateShared(const problem::ProblemInstance& inst)
+{
+    auto images = problem::generateInputs(inst, true);
+    if (!images) {
+        return images.error();
+    }
+    return SharedInputs(std::make_shared<const problem::GeneratedInputs>(std::move(*images)));
+}
+
+// The float64 reference's outputs by argument index: held ones, or one launch of the reference on the same
+// rounded inputs (then held). On failure `out` carries the engine error (and the fault) and nullopt is returned.
+std::optional<std::shared_ptr<const ReferenceOutputs>>
+referenceOutputs(const cuda::Context& ctx, const cuda::Stream& stream, const cuda::Kernel& reference,
+                 const problem::ProblemInstance& inst, const problem::GeneratedInputs& images,
+                 const CaseResources& res, CaseOutcome& out)
+{
+    if (res.cache != nullptr) {
+        if (auto held = res.cache->reference(res.key)) {
+            return held;
+        }
+    }
+    GuardPlan plan;
+    auto ref = prepareArgs(ctx, stream, inst, images, Side::Reference, plan, res.pool);
+    if (!ref) {
+        out.engineError = ref.error();
+        return std::nullopt;
+    }
+    const LaunchOutcome lr = launchAndWait(reference, inst.referenceLaunch, *ref, stream);
+    if (!lr.ok) {
+        out.engineError =
+            engine::makeError(engine::ErrorKind::Internal,
+                              "The exercise's reference kernel failed: " + lr.error.message, lr.error.detail);
+        if (lr.sticky()) {
+            out.fault = lr.failure;
+            out.faultLaunch = 0;
+        }
+        return std::nullopt;
+    }
+    ReferenceOutputs outputs(inst.args.size());
+    for (size_t i = 0; i < inst.args.size(); ++i) {
+        const problem::ArgInstance& arg = inst.args[i];
+        if (arg.kind != problem::ParamKind::Buffer || arg.role == problem::Role::In) {
+            continue;
+        }
+        auto got = download(*ref, i, stream);
+        if (!got) {
+            out.engineError = got.error();
+            return std::nullopt;
+        }
+        outputs[i] = std::move(*got);
+    }
+    if (res.cache != nullptr) {
+        res.cache->storeReference(res.key, outputs);
+    }
+    return std::make_shared<const ReferenceOutputs>(std::move(outputs));
 }
 
 std::string sentenceForLaunchError(const LaunchOutcome& o)
@@ -92,7 +153,7 @@ bool usesDevicePrintf(const std::vector<char>& cubin)
 
 CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const cuda::Kernel& learner,
                     const cuda::Kernel& reference, const problem::ProblemInstance& inst, const RepeatPlan& repeat,
-                    const std::function<void()>& beforeLaunch)
+                    const std::function<void()>& beforeLaunch, const CaseResources& res)
 {
     const auto announce = [&] {
         if (beforeLaunch) {
@@ -106,18 +167,26 @@ CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const 
     ci.grid.assign(inst.launch.grid.begin(), inst.launch.grid.end());
     ci.block.assign(inst.launch.block.begin(), inst.launch.block.end());
 
-    auto images = problem::generateInputs(inst, true);
-    if (!images) {
-        out.engineError = images.error();
+    auto lap = Clock::now();
+    auto mark = [&](const char* stage) {
+        out.stageMs[stage] += msSince(lap);
+        lap = Clock::now();
+    };
+    auto sharedImages = res.cache != nullptr ? res.cache->inputs(inst, res.key) : generateShared(inst);
+    if (!sharedImages) {
+        out.engineError = sharedImages.error();
         return out;
     }
+    const problem::GeneratedInputs* images = sharedImages->get();
+    mark("inputs");
     // Launch 1: every buffer ends flush against an unmapped granule; canaries before.
     GuardPlan endPlan;
-    auto first = prepareArgs(ctx, stream, inst, *images, Side::Learner, endPlan);
+    auto first = prepareArgs(ctx, stream, inst, *images, Side::Learner, endPlan, res.pool);
     if (!first) {
         out.engineError = first.error();
         return out;
     }
+    mark("buffers");
     announce();
     LaunchOutcome l1 = launchAndWait(learner, inst.launch, *first, stream);
     out.printed = l1.printed; // what the learner sees: one launch's output (repeats print the same again)
@@ -150,23 +219,13 @@ CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const 
         return out;
     }
 
-    // Reference on the same rounded inputs, in float64.
-    auto ref = prepareArgs(ctx, stream, inst, *images, Side::Reference, endPlan);
-    if (!ref) {
-        out.engineError = ref.error();
+    mark("launch");
+    // Reference on the same rounded inputs, in float64 (held from an earlier job when the worker is warm).
+    auto refOutputs = referenceOutputs(ctx, stream, reference, inst, *images, res, out);
+    if (!refOutputs) {
         return out;
     }
-    const LaunchOutcome lr = launchAndWait(reference, inst.referenceLaunch, *ref, stream);
-    if (!lr.ok) {
-        out.engineError =
-            engine::makeError(engine::ErrorKind::Internal,
-                              "The exercise's reference kernel failed: " + lr.error.message, lr.error.detail);
-        if (lr.sticky()) {
-            out.fault = lr.failure;
-            out.faultLaunch = 0;
-        }
-        return out;
-    }
+    mark("reference");
 
     std::vector<check::OutputCheck> checks;
     std::vector<std::vector<std::byte>> firstImages(inst.args.size());
@@ -200,31 +259,29 @@ CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const 
             }
             continue;
         }
-        auto refOut = download(*ref, i, stream);
-        if (!refOut) {
-            out.engineError = refOut.error();
-            return out;
-        }
-        check::OutputCheck oc = check::compareOutput(arg, *got, *refOut, inst.toleranceFor(arg.dtype));
+        const std::vector<std::byte>& refOut = (**refOutputs)[i];
+        check::OutputCheck oc = check::compareOutput(arg, *got, refOut, inst.toleranceFor(arg.dtype));
         oc.canaryBeforeStart = damage->beforeBytes;
         oc.firstCanaryOffset = damage->nearestBefore;
         checks.push_back(std::move(oc));
         firstImages[i] = std::move(*got);
-        refImages[i] = std::move(*refOut);
+        refImages[i] = refOut;
     }
     first = engine::Error{}; // release launch 1's buffers before the second launch
-    ref = engine::Error{};
+    mark("check");
 
     // Launch 2: fresh buffers, each starting flush after an unmapped granule (reads before the start fault).
     GuardPlan startPlan;
     startPlan.fallback.guard = memory::Guard::StartFlush;
-    auto second = prepareArgs(ctx, stream, inst, *images, Side::Learner, startPlan);
+    auto second = prepareArgs(ctx, stream, inst, *images, Side::Learner, startPlan, res.pool);
     if (!second) {
         out.engineError = second.error();
         return out;
     }
+    mark("buffers");
     announce();
     const LaunchOutcome l2 = launchAndWait(learner, inst.launch, *second, stream);
+    mark("launch");
     if (!l2.ok) {
         if (l2.sticky()) {
             out.fault = l2.failure;
@@ -293,6 +350,7 @@ CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const 
         msg += (msg.empty() ? "" : " ") + e;
     }
     ci.message = msg;
+    mark("check");
     return out;
 }
 

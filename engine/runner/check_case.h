@@ -8,11 +8,14 @@
 #include "engine/cuda/context.h"
 #include "engine/cuda/driver.h"
 #include "engine/cuda/module.h"
+#include "engine/memory/buffer_pool.h"
 #include "engine/problem/instance.h"
 #include "engine/report/run_report.h"
 #include "engine/runner/job.h"
+#include "engine/runner/reference_cache.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,10 +33,20 @@ struct RepeatPlan
     std::vector<std::string> mustDeclare;  ///< outputs the learner must declare in reset_to_zero but did not
 };
 
+/// What a warm worker lends a case: held inputs and reference outputs, and pooled guarded buffers. Every
+/// pointer may be null (then the case generates, runs the reference and maps buffers itself).
+struct CaseResources
+{
+    CaseCache* cache = nullptr;        ///< inputs and reference outputs (reference_cache.h)
+    std::string key;                   ///< CaseCache::caseKey() of the case
+    memory::BufferPool* pool = nullptr; ///< guarded buffers kept mapped between cases and jobs
+};
+
 /// What one case produced.
 struct CaseOutcome
 {
     report::CaseInfo info;                    ///< the case's report entry
+    std::map<std::string, double> stageMs;    ///< [ms] where the time went: inputs, buffers, launch, reference, check
     std::optional<cuda::CudaFailure> fault;   ///< sticky error: the process must stop
     int faultLaunch = 0;                      ///< 1 or 2 (0: the reference faulted)
     std::optional<engine::Error> engineError; ///< the engine could not run the case
@@ -52,7 +65,7 @@ engine::Expected<RepeatPlan> applyResetToZero(const Job& job, bool tuning, probl
 /// `beforeLaunch`, when set, is called before each launch of the learner's kernel (a printing kernel's progress).
 CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const cuda::Kernel& learner,
                     const cuda::Kernel& reference, const problem::ProblemInstance& inst, const RepeatPlan& repeat = {},
-                    const std::function<void()>& beforeLaunch = {});
+                    const std::function<void()>& beforeLaunch = {}, const CaseResources& resources = {});
 
 /// Whether a CUBIN calls device printf (CUDA printf, tl.device_print): its symbols name `vprintf`.
 bool usesDevicePrintf(const std::vector<char>& cubin);

@@ -28,6 +28,9 @@ memory::Guard guardFromName(const std::string& name)
     if (name == "padded") {
         return memory::Guard::Padded;
     }
+    if (name == "plain") {
+        return memory::Guard::Plain;
+    }
     return memory::Guard::EndFlush;
 }
 
@@ -105,7 +108,7 @@ ProbeResult runProbeHere(const ProbeRequest& req)
         return notRun(stream.error().message);
     }
     detail::GuardPlan plan;
-    plan.fallback.guard = memory::Guard::Padded;
+    plan.fallback.guard = req.plain ? memory::Guard::Plain : memory::Guard::Padded;
     plan.perBuffer = req.guards;
     auto args = detail::prepareArgs(*ctx, *stream, *inst, *images, detail::Side::Learner, plan);
     if (!args) {
@@ -191,6 +194,9 @@ json toJson(const ProbeRequest& r)
     if (r.job.resetToZero) {
         j["reset_to_zero"] = *r.job.resetToZero;
     }
+    if (r.plain) {
+        j["plain"] = true;
+    }
     return j;
 }
 
@@ -234,6 +240,7 @@ engine::Expected<ProbeRequest> probeRequestFromJson(const json& j)
     if (j.contains("reset_to_zero") && j["reset_to_zero"].is_array()) {
         r.job.resetToZero = j["reset_to_zero"].get<std::vector<std::string>>();
     }
+    r.plain = j.contains("plain") && j["plain"].is_boolean() && j["plain"].get<bool>();
     if (j.contains("guards") && j["guards"].is_object()) {
         for (const auto& [name, g] : j["guards"].items()) {
             memory::GuardOptions o;

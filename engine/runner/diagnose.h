@@ -34,6 +34,7 @@ struct ProbeRequest
     Job job;                                            ///< exercise, source, source name, meta, cc
     int caseIndex = 0;                                  ///< index into the spec's cases
     std::map<std::string, memory::GuardOptions> guards; ///< by buffer name; others Padded
+    bool plain = false; ///< every buffer a plain cuMemAlloc (the deep check under compute-sanitizer)
 };
 
 /// What a probe saw.

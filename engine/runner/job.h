@@ -52,6 +52,10 @@ struct Job
     /// Tuning job (request field "configs"): meta-parameter sets, each checked on the cases and then timed on
     /// every shape of the spec's `autotune` block (values not named come from `meta`, then the defaults).
     std::vector<problem::MetaValues> configs;
+    /// Deep check (request field "deep_check": true or a case index): after the cases, run the first failing case
+    /// — or this case, or a default one — under compute-sanitizer (runner/deep_check.h); report `deep_check`.
+    bool deepCheck = false;
+    std::optional<int> deepCheckCase; ///< the case to check when none fails (spec index)
 };
 
 /// A progress message (worker protocol: {"type": "progress", "stage", "case", "of", "text"}).

@@ -70,6 +70,23 @@ using AutotuneFn = std::function<engine::Status(const AutotuneInput& input, repo
 /// Called only when the job asks for it and every case passed. An Error is recorded, not fatal.
 using MeasureFn = std::function<engine::Status(const MeasureInput& input, report::RunReport& report)>;
 
+/// What the measure phase's warm-up gets: a live context and stream and, when known, the exercise whose
+/// performance case to prepare.
+struct WarmInput
+{
+    const cuda::Context& context;                 ///< current, healthy context
+    const cuda::Stream& stream;                   ///< the runner's stream
+    const problem::ExerciseSpec* spec = nullptr;  ///< exercise to prepare (nullptr: none)
+    const problem::MetaValues* meta = nullptr;    ///< its meta values (with spec)
+    bool ceilings = true;                         ///< also read (or calibrate) the ceilings: only when the GPU is idle
+    const ProgressFn& progress;                   ///< for "warm" progress
+};
+
+/// The measure phase's warm-up: creates its per-worker state (flush buffer, CUPTI session), reads the ceilings
+/// from the disk cache and prepares the performance case, adding stage times [ms] to `stagesMs`. The runner calls
+/// it for a `warm` request, and in the background while the first job of a fresh worker compiles and checks.
+using WarmFn = std::function<engine::Status(const WarmInput& input, std::map<std::string, double>& stagesMs)>;
+
 /// Settings of a Runner.
 struct RunnerOptions
 {
@@ -78,6 +95,8 @@ struct RunnerOptions
     double probeTimeoutS = 8;              ///< per probe process [s]
     MeasureFn measure;                     ///< measure phase; none: timing fields stay absent
     AutotuneFn autotune;                   ///< autotune phase of tuning jobs; none: nothing is timed
+    WarmFn warm;                           ///< warm-up of the measure phase; none: nothing is prepared early
+    bool warmInBackground = true;          ///< a fresh worker's first job warms the measure phase meanwhile
 };
 
 /// Runs jobs; keeps the CUDA context, stream and loaded modules warm between jobs. Not thread-safe: one job at
@@ -95,6 +114,11 @@ public:
     /// (job.configs) checks every configuration on the cases, launching each case kTuningLaunches times on the
     /// same buffers, then times the passing ones with the autotune phase (report section `autotune`).
     report::RunReport run(const Job& job, const ProgressFn& progress = {});
+    /// Warms the worker so that the next job is as fast as later ones: creates the context, runs the measure
+    /// phase's warm-up (CUPTI session, ceilings from the disk cache) and, with `exercise`, compiles its reference
+    /// and prepares its performance case. The report has verdict "pass" and stages_ms, or "error" with the reason
+    /// (no GPU: error.kind "no-gpu"/"no-driver").
+    report::RunReport warm(const std::filesystem::path& exercise = {}, const ProgressFn& progress = {});
     /// A sticky CUDA error happened: the process must send its report and exit (the context is unusable).
     bool mustExit() const;
     /// The device in report form, creating the context if needed; nullopt (and `why`) without a GPU.
@@ -107,6 +131,7 @@ private:
     struct GpuTarget
     {
         int cc = 0;
+        bool fresh = false; // this job created the context
         std::optional<engine::Error> noGpu;
         std::optional<engine::Error> unusable;
     };
@@ -125,6 +150,11 @@ private:
     };
     report::RunReport runOne(const Job& job, const ProgressFn& progress, bool tuning);
     GpuTarget gpuTarget(const Job& job, report::RunReport& r);
+    static std::vector<int> allCases(const problem::ExerciseSpec& spec);
+    void startBackgroundWarm(const problem::ExerciseSpec& spec, const problem::MetaValues& meta);
+    void waitForWarm(report::RunReport& r);
+    void addDeepCheck(const Job& job, const problem::ExerciseSpec& spec, const problem::MetaValues& meta,
+                      const std::vector<int>& indices, const ProgressFn& progress, report::RunReport& r) const;
     static report::RunReport compiledOnly(report::RunReport r, std::string summary, const GpuTarget& target,
                                           TimePoint t0);
     engine::Expected<const cuda::Kernel*> referenceKernel(const problem::ExerciseSpec& spec, int cc);

@@ -5,7 +5,11 @@
 #include "engine/compile/compiler.h"
 #include "engine/cuda/context.h"
 #include "engine/cuda/module.h"
+#include "engine/memory/buffer_pool.h"
+#include "engine/runner/reference_cache.h"
 #include "engine/runner/runner.h"
+
+#include <future>
 
 #include <map>
 #include <memory>
@@ -30,6 +34,10 @@ struct Runner::Session
     cuda::Context context;                                          ///< current context
     cuda::Stream stream;                                            ///< the runner's stream
     std::map<std::string, std::unique_ptr<detail::Loaded>> modules; ///< by CompileResult::cacheKey
+    memory::BufferPool pool; ///< guarded buffers kept mapped between cases and jobs (freed before the context)
+    detail::CaseCache cases; ///< case inputs and float64 reference outputs (reference_cache.h)
+    std::future<engine::Status> warming;      ///< the measure phase's warm-up beside a fresh worker's first job
+    std::map<std::string, double> warmStages; ///< its stage times [ms]
     bool broken = false;                                            ///< a sticky error happened
 };
 

@@ -254,8 +254,9 @@ engine::Expected<json> exchange(std::optional<runner::Subprocess>& proc, const j
             return engine::makeError(engine::ErrorKind::Internal, "the engine worker stopped unexpectedly");
         }
         const WorkerMessage msg = parseWorkerLine(line);
-        if (msg.type == WorkerMessage::Type::Other || msg.id != request["id"]) {
-            continue;
+        if (msg.type == WorkerMessage::Type::Other || msg.id != request["id"] ||
+            (msg.type == WorkerMessage::Type::Progress && expectType != WorkerMessage::Type::Progress)) {
+            continue; // progress lines (a warm-up sends some) come before the answer
         }
         if (msg.type == expectType) {
             return expectType == WorkerMessage::Type::Report ? msg.report : json::parse(line);
@@ -279,6 +280,27 @@ engine::Expected<json> Client::devices()
         m->dropWorker(true);
     }
     return r;
+}
+
+engine::Expected<report::RunReport> Client::warm(const std::filesystem::path& exercise)
+{
+    std::lock_guard requestLock(m->requestMutex);
+    if (auto s = m->ensureWorker(); !s) {
+        return s.error();
+    }
+    // Progress lines come between the steps; the whole warm-up (context, CUPTI, ceilings, performance case)
+    // stays well inside a job's deadline plus the request deadline.
+    auto r = exchange(m->proc, warmRequest(m->nextId++, exercise.string()),
+                      m->options.deadline + m->options.requestDeadline, WorkerMessage::Type::Report);
+    if (!r) {
+        m->dropWorker(true);
+        return r.error();
+    }
+    try {
+        return r->get<report::RunReport>();
+    } catch (const std::exception& e) {
+        return engine::makeError(engine::ErrorKind::Internal, std::string("unreadable warm-up report: ") + e.what());
+    }
 }
 
 engine::Status Client::ping()

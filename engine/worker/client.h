@@ -65,6 +65,9 @@ public:
     /// The worker's devices report ({"verdict", "device", "devices": [...], "error"?: {...}}), or an Error when it
     /// did not answer.
     engine::Expected<nlohmann::json> devices();
+    /// Warms the worker (protocol.h warmRequest; starts it when needed) and returns its report, or an Error when
+    /// it did not answer within the job deadline of silence.
+    engine::Expected<report::RunReport> warm(const std::filesystem::path& exercise = {});
     /// Sends a ping; Error when the worker does not answer within requestDeadline.
     engine::Status ping();
     /// Stops the job in progress, if any (thread-safe; returns at once).

@@ -56,6 +56,9 @@ json jobRequest(const runner::Job& job, const json& id)
     if (job.resetToZero) {
         j["reset_to_zero"] = *job.resetToZero;
     }
+    if (job.deepCheck) {
+        j["deep_check"] = job.deepCheckCase ? json(*job.deepCheckCase) : json(true);
+    }
     if (!job.configs.empty()) {
         j["configs"] = job.configs;
     }
@@ -111,6 +114,17 @@ engine::Expected<runner::Job> jobFromRequest(const json& j)
             return bad("request field \"measure\" must be true or false");
         }
         job.measure = j["measure"].get<bool>();
+    }
+    if (j.contains("deep_check")) {
+        const json& d = j["deep_check"];
+        if (d.is_boolean()) {
+            job.deepCheck = d.get<bool>();
+        } else if (d.is_number_integer() && d.get<int64_t>() >= 0 && d.get<int64_t>() < 1000000) {
+            job.deepCheck = true;
+            job.deepCheckCase = d.get<int>();
+        } else {
+            return bad("request field \"deep_check\" must be true, false or a case index");
+        }
     }
     if (j.contains("cases")) {
         const json& c = j["cases"];
@@ -195,6 +209,15 @@ json errorMessage(const json& id, const std::string& message)
 json simpleRequest(const json& id, const std::string& op)
 {
     return {{"id", id}, {"op", op}};
+}
+
+json warmRequest(const json& id, const std::string& exercise)
+{
+    json j = simpleRequest(id, "warm");
+    if (!exercise.empty()) {
+        j["exercise"] = exercise;
+    }
+    return j;
 }
 
 WorkerMessage parseWorkerLine(std::string_view line)

@@ -1,6 +1,6 @@
 #pragma once
 // The worker protocol of docs/run-report.md ("Worker protocol"): JSON lines on stdin/stdout of
-// `tkm-run --serve`. Requests: run, compile, devices, ping. Responses: progress lines, then exactly one
+// `tkm-run --serve`. Requests: run, compile, devices, warm, ping. Responses: progress lines, then exactly one
 // report line (run, compile, devices) or a pong line (ping) — or one error line for a malformed request.
 // The devices report: {"verdict": "pass", "device": {first GPU}, "devices": [{…, "ordinal", "arch",
 // "memory_clock_khz", "bus_width_bits"}]}, or verdict "error" with error.kind "no-gpu"/"no-driver".
@@ -41,6 +41,10 @@ nlohmann::json errorMessage(const nlohmann::json& id, const std::string& message
 
 /// A request without fields: {"id", "op"} for "devices" and "ping".
 nlohmann::json simpleRequest(const nlohmann::json& id, const std::string& op);
+/// {"id", "op": "warm", "exercise"?}: warm the worker (runner::Runner::warm) — the GPU context, the CUPTI set-up,
+/// the ceilings from the disk cache and, with an exercise folder, its reference kernel and performance case. The
+/// answer is a report line (verdict "pass" with stages_ms, or "error" with the reason), after "warm" progress lines.
+nlohmann::json warmRequest(const nlohmann::json& id, const std::string& exercise = {});
 
 /// One line of the worker's stdout, decoded.
 struct WorkerMessage

@@ -88,7 +88,7 @@ int serve(std::istream& in, std::ostream& out, runner::RunnerOptions options)
             continue;
         }
         if (!req.contains("op") || !req["op"].is_string()) {
-            send(out, errorMessage(id, "request field \"op\" is missing (one of run, compile, devices, ping)"));
+            send(out, errorMessage(id, "request field \"op\" is missing (one of run, compile, devices, warm, ping)"));
             continue;
         }
         const std::string op = req["op"].get<std::string>();
@@ -100,8 +100,17 @@ int serve(std::istream& in, std::ostream& out, runner::RunnerOptions options)
             send(out, devicesMessage(id));
             continue;
         }
+        if (op == "warm") {
+            const std::string exercise =
+                req.contains("exercise") && req["exercise"].is_string() ? req["exercise"].get<std::string>() : "";
+            const report::RunReport report =
+                runner.warm(exercise, [&](const runner::Progress& p) { send(out, progressMessage(id, p)); });
+            send(out, reportMessage(id, report));
+            continue;
+        }
         if (op != "run" && op != "compile") {
-            send(out, errorMessage(id, fmt::format("unknown op \"{}\" (expected run, compile, devices or ping)", op)));
+            send(out, errorMessage(
+                          id, fmt::format("unknown op \"{}\" (expected run, compile, devices, warm or ping)", op)));
             continue;
         }
         auto job = jobFromRequest(req);

@@ -5,6 +5,7 @@
 #include "app/activities/activityview.h"
 #include "app/common/paths.h"
 #include "app/course/coursenavigator.h"
+#include "app/engine/engineclient.h"
 #include "app/shell/mainwindow.h"
 #include "app/shell/statusarea.h"
 
@@ -13,7 +14,9 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QFile>
 #include <QSettings>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "modules/course/model.h"
@@ -173,6 +176,39 @@ private slots:
         window.statusArea()->showGpu(gpu);
         QVERIFY(window.statusArea()->text().contains(QStringLiteral("NVIDIA H200 · compute capability 9.0")));
         QVERIFY(window.statusArea()->text().contains(QStringLiteral("140 GiB")));
+    }
+
+    void warmUpIsSentAtStart()
+    {
+        // A fake worker that logs every request line and answers each with a report.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString log = dir.filePath(QStringLiteral("requests.log"));
+        const QString worker = dir.filePath(QStringLiteral("worker.sh"));
+        QFile f(worker);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("#!/bin/bash\n"
+                               "while IFS= read -r line; do\n"
+                               "  printf '%s\\n' \"$line\" >> '%1'\n"
+                               "  id=$(printf '%s' \"$line\" | sed -E 's/.*\"id\":([0-9]+).*/\\1/')\n"
+                               "  echo '{\"id\":'$id',\"type\":\"report\",\"report\":{\"verdict\":\"pass\"}}'\n"
+                               "done\n")
+                    .arg(log)
+                    .toUtf8());
+        f.close();
+        f.setPermissions(f.permissions() | QFileDevice::ExeOwner);
+
+        MainWindow window(worker);
+        window.show();
+        window.queryDevices(); // what main() does once the window is up
+        auto requests = [&] {
+            QFile in(log);
+            return in.open(QIODevice::ReadOnly) ? QString::fromUtf8(in.readAll()) : QString();
+        };
+        // The warm-up goes to the worker at start, before any Run, and stays out of the results view.
+        QTRY_VERIFY(requests().contains(QStringLiteral("\"op\":\"warm\"")));
+        QVERIFY(!requests().contains(QStringLiteral("\"op\":\"run\"")));
+        QTRY_VERIFY(!window.engine()->isBusy());
     }
 };
 

@@ -235,3 +235,20 @@ TEST(Client, RealWorkerCompilesWithoutAGpu)
     ASSERT_TRUE(r.report.compile.has_value());
     EXPECT_TRUE(r.report.compile->ok);
 }
+
+TEST(Client, WarmRequestIsAnsweredAfterItsProgressLines)
+{
+    // The real worker: a "warm" progress line comes first, then the report ("pass" on a GPU machine; without one
+    // "error" with the reason). The client must wait for the report, not take the progress line as the answer.
+    tkm::worker::Client client;
+    auto warm = client.warm();
+    ASSERT_TRUE(warm.ok()) << warm.error().message;
+    if (warm->verdict == "error") {
+        ASSERT_TRUE(warm->error.has_value());
+        EXPECT_FALSE(warm->error->message.empty());
+    } else {
+        EXPECT_EQ(warm->verdict, "pass") << warm->summary;
+        EXPECT_TRUE(warm->stagesMs.count("total"));
+    }
+    EXPECT_TRUE(client.ping().ok()); // the same worker answers the next request
+}
