@@ -50,6 +50,10 @@ const std::vector<Row>& rows()
          "`&` binds tighter than `<` in Python: write `(rm[:, None] < n) & (rk[None, :] < n)`"},
         {"and-precedence-single", "", "    offs = tl.arange(0, 16)\n    m = (offs < n) & offs > 2\n", 7, 9, E,
          "`&` binds tighter than `>` in Python: write `(offs < n) & (offs > 2)`"},
+        {"advance-unused", "",
+         "    p = tl.make_block_ptr(base=x_ptr, shape=(n,), strides=(1,), offsets=(0,), block_shape=(BLOCK,), "
+         "order=(0,))\n    tl.advance(p, (BLOCK,))\n",
+         7, 5, E, "the result of tl.advance is dropped: a block pointer is a value"},
         {"not-constexpr-param", "", "    offs = tl.arange(0, n)\n", 6, 25, E,
          "n is not a tl.constexpr: annotate it in the signature (n: tl.constexpr); if n is a size that changes between calls, keep it a runtime argument and give the tile a power-of-two constexpr instead (BLOCK: tl.constexpr, launched with triton.next_power_of_2(n)), masking the lanes at or past n"},
         {"not-constexpr-local", "", "    B = 128\n    offs = tl.arange(0, B)\n", 7, 25, E,

@@ -103,6 +103,8 @@ public:
 
     // --- expressions (expr.cpp, binop.cpp) ---
     Value eval(const ast::Expr& e);
+    /// An expression statement that drops tl.advance's result: reports it (true) or is something else (false).
+    bool droppedAdvance(const ast::Expr& e);
     Value evalName(const ast::Expr& e);
     Value evalAttribute(const ast::Expr& e);
     Value evalSubscript(const ast::Expr& e);

@@ -163,6 +163,9 @@ namespace tkm::triton::sema {
     X(ConstexprOp, Error, "constexpr-op", "cannot apply `{0}` to {1} and {2}")                                         \
     X(ZeroDivision, Error, "zero-division", "division by zero in a constexpr expression")                              \
     X(Internal, Error, "internal", "internal checker error: {0}")                                                      \
+    X(AdvanceUnused, Error, "advance-unused",                                                                          \
+      "the result of tl.advance is dropped: a block pointer is a value, and tl.advance returns a moved copy while "   \
+      "`{0}` stays where it was (Triton 3.6 refuses this too); assign it back: `{0} = tl.advance({0}, …)`")          \
     X(WarnOtherNotNeutral, Warning, "other-not-neutral",                                                               \
       "other={0} is not neutral for {1}: masked-off lanes would count as {0}{2}; use other={3}")                       \
     X(WarnMaskNoOther, Warning, "mask-no-other",                                                                       \

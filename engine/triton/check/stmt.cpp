@@ -27,6 +27,9 @@ void Checker::exec(const ast::Stmt& s, const ast::Body& body, size_t index)
     switch (s.kind) {
     case StmtKind::ExprStmt:
         if (s.value && s.value->kind != ast::ExprKind::Constant) {
+            if (droppedAdvance(*s.value)) {
+                return;
+            }
             eval(*s.value);
         }
         return;
@@ -211,6 +214,20 @@ void Checker::execReturn(const ast::Stmt& s)
     }
     sc.returnValue = v;
     sc.returned = true;
+}
+
+bool Checker::droppedAdvance(const ast::Expr& e)
+{
+    // Triton 3.6 marks tl.advance must-use (an AST-level check on a call that is a statement on its own).
+    if (e.kind != ast::ExprKind::Call || !e.value || e.value->id != "advance") {
+        return false;
+    }
+    const Value callee = eval(*e.value);
+    if (callee.kind != VKind::Func || callee.s != "tl.advance") {
+        return false;
+    }
+    error(DiagId::AdvanceUnused, e.range, {e.args.empty() ? std::string("the block pointer") : exprText(*e.args[0])});
+    return true;
 }
 
 } // namespace tkm::triton::sema

@@ -7,7 +7,8 @@ def matmul_bp(a_ptr, b_ptr, c_ptr, M, N, K,
               stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
               BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     # Bug: tl.advance(b_blk, ...) is called but its result is dropped. Block pointers are values: advance returns a
-    # moved copy and leaves b_blk where it was, so every K step multiplies by B's first K slice.
+    # moved copy and leaves b_blk where it was, so every K step would multiply by B's first K slice. Triton 3.6
+    # refuses the dropped result at compile time (tl.advance is must-use), and so does this engine.
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     a_blk = tl.make_block_ptr(base=a_ptr, shape=(M, K), strides=(stride_am, stride_ak),
