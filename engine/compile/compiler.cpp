@@ -112,27 +112,19 @@ Diagnostic stoppedDiagnostic(const CompileRequest& req, bool timedOut)
     return d;
 }
 
-// Compiles `text` again for the virtual architecture (PTX, no ptxas) and checks its static shared and constant
-// memory against the limits (detail/ptxas_limits.h); empty when nothing is over a limit or the PTX compile fails.
-std::vector<Diagnostic> explainPtxasFailure(const CompileRequest& req, const std::string& text,
-                                            const std::vector<std::string>& options,
-                                            std::chrono::milliseconds timeout)
+// Compiles the request again for the virtual architecture (compileKernel's PTX mode: no ptxas) and checks its
+// static shared and constant memory against the limits (detail/ptxas_limits.h); empty when nothing is over a
+// limit or the PTX compile fails.
+std::vector<Diagnostic> explainPtxasFailure(const CompileRequest& req)
 {
-    std::vector<std::string> ptxOptions;
-    for (const std::string& o : options) {
-        if (o.rfind("-arch=sm_", 0) == 0) {
-            ptxOptions.push_back("-arch=compute_" + o.substr(9));
-        } else if (o.rfind("--ptxas-options", 0) != 0) {
-            ptxOptions.push_back(o);
-        }
-    }
-    const detail::NvrtcOutcome out =
-        detail::compileInChild(text, req.sourceName, req.kernel, ptxOptions, timeout, req.memoryLimitBytes);
-    if (out.status != detail::NvrtcOutcome::Status::Done || out.compileResult != NVRTC_SUCCESS || out.cubin.empty()) {
+    CompileRequest ptxRequest = req;
+    ptxRequest.ptx = true;
+    ptxRequest.useCache = false;
+    const auto ptx = compileKernel(ptxRequest);
+    if (!ptx || !ptx->ok) {
         return {};
     }
-    const std::string_view ptx(out.cubin.data(), out.cubin.size());
-    return detail::resourceDiagnostics(detail::staticVariables(ptx), req.computeCapability, req.source,
+    return detail::resourceDiagnostics(detail::staticVariables(ptx->ptx), req.computeCapability, req.source,
                                        req.sourceName);
 }
 
@@ -259,7 +251,7 @@ engine::Expected<CompileResult> compileKernel(const CompileRequest& req)
                                           [](const Diagnostic& d) { return d.severity == "error"; });
         if (!anyError) {
             // ptxas refused the kernel without an error line (too much shared or constant memory): say which.
-            auto resources = explainPtxasFailure(req, text, all, timeout);
+            auto resources = explainPtxasFailure(req);
             if (!resources.empty()) {
                 result.diagnostics = std::move(resources);
             } else {
