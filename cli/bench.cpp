@@ -317,6 +317,48 @@ int launchPerformanceCaseOnce(const std::filesystem::path& exercise, const std::
     return 0;
 }
 
+bool printTritonRow(const worker::ClientOptions& co, const runner::Job& cudaJob, const BenchOptions& o,
+                    std::ostream& out)
+{
+    auto spec = problem::loadSpec(cudaJob.exercise);
+    if (!spec || !spec->triton) {
+        out << "Triton row: " << (spec ? "the exercise has no Triton track" : spec.error().message) << "\n";
+        return false;
+    }
+    const std::filesystem::path file = spec->path(spec->triton->solution);
+    auto src = engine::readTextFile(file);
+    if (!src) {
+        out << "Triton row: " << src.error().message << "\n";
+        return false;
+    }
+    runner::Job job = cudaJob;
+    job.source = std::move(*src);
+    job.sourceName = file.filename().string();
+    job.device = runner::Device::Gpu;
+    worker::Client client(co);
+    std::vector<double> walls;
+    double cold = 0;
+    for (int run = 0; run <= o.runs; ++run) {
+        const TimedJob t = timedRun(client, job);
+        const auto& rep = t.result.report;
+        if (rep.verdict != "pass" || rep.executor != "gpu") {
+            out << "Triton row: " << job.sourceName << " did not pass on the GPU (verdict " << rep.verdict
+                << ", executor " << (rep.executor.empty() ? "-" : rep.executor) << "): " << rep.summary << "\n";
+            return false;
+        }
+        if (run == 0) {
+            cold = t.wallMs;
+        } else {
+            walls.push_back(t.wallMs);
+        }
+    }
+    const double m = median(walls);
+    out << "Triton row (" << spec->id << ", " << job.sourceName << " on the GPU path): cold job " << fixed(cold)
+        << " ms (fresh worker), warm turnaround median " << fixed(m) << " ms over " << walls.size() << " runs: "
+        << (m <= o.tritonTargetMs ? "meets" : "MISSES") << " the " << fixed(o.tritonTargetMs, 0) << " ms target.\n";
+    return true;
+}
+
 int runBench(const BenchOptions& o, std::ostream& out, const std::vector<std::string>& selfPrefix)
 {
     auto e = loadExercise(o.exercise, o.kernel);
@@ -402,6 +444,8 @@ int runBench(const BenchOptions& o, std::ostream& out, const std::vector<std::st
         out << "Performance case: median " << fixed(last.timing->medianMs, 4) << " ms over " << last.timing->samples
             << " samples" << (last.timing->settled ? " (settled)" : " (budget)") << ", "
             << fixed(last.timing->achievedGbps.value_or(0), 0) << " GB/s\n";
+    if (o.triton && !printTritonRow(co, job, o, out))
+        return 1;
     printNcu(o, *e, last, out, selfPrefix);
     return 0;
 }

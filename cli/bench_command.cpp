@@ -21,6 +21,8 @@ void addBenchOptions(CLI::App& cmd, int& exitCode, std::vector<std::string> self
     cmd.add_option("--exercise", a->o.exercise, "exercise folder (default: the vector-add exercise)");
     cmd.add_option("--kernel", a->o.kernel, "kernel file (default: the exercise's solution)");
     cmd.add_flag("--no-cold", [a](int64_t) { a->o.cold = false; }, "skip the cold-worker and app-start timings");
+    cmd.add_flag("--no-triton", [a](int64_t) { a->o.triton = false; },
+                 "skip the Triton row (the exercise's Triton solution on the GPU path)");
     cmd.add_flag("--no-ncu", [a](int64_t) { a->o.ncu = false; }, "skip the comparison with Nsight Compute");
     cmd.add_option("--worker", a->o.worker, "worker executable started with --serve (default: this one)");
     cmd.add_option("--target-ms", a->o.targetMs, "warm turnaround target [ms]")->check(CLI::PositiveNumber);

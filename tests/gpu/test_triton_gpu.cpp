@@ -60,6 +60,15 @@ void prepare(Kernel& k)
     in.specialisation = k.spec;
     in.constexprs = k.cx;
     in.numWarps = k.numWarps;
+    if (k.alignedPointers) {
+        // the pointer parameters' names, from a first check
+        const auto named = tkm::triton::test::compile(k.source, in);
+        for (const auto& p : named.checked.function ? named.checked.function->params : std::vector<ir::KernelParam>{}) {
+            if (p.type.isPtr()) {
+                in.specialisation[p.name] = "16";
+            }
+        }
+    }
     auto c = tkm::triton::test::compile(k.source, in);
     if (!c.checked.function) {
         k.problem = "check: " + tkm::triton::test::diagnosticsText(c);
@@ -164,7 +173,28 @@ std::string runAndCompare(Kernel& k)
     return {};
 }
 
-/// Every kernel of the test: tutorials, fixed, generated, the course's, and a floor sample (not yet prepared).
+/// A copy of g's inputs (source, launch, buffers, hints), not prepared.
+Kernel variantOf(const Kernel& g)
+{
+    Kernel f;
+    f.name = g.name;
+    f.source = g.source;
+    f.entry = g.entry;
+    f.cx = g.cx;
+    f.numWarps = g.numWarps;
+    f.grid = g.grid;
+    f.bufs = g.bufs;
+    f.ints = g.ints;
+    f.floats = g.floats;
+    f.order = g.order;
+    f.spec = g.spec;
+    f.rtol = g.rtol;
+    f.atol = g.atol;
+    return f;
+}
+
+/// Every kernel of the test: tutorials, fixed, generated, the course's, a floor sample and the course's and a
+/// sample of the generated with pointers hinted aligned (not yet prepared).
 std::vector<Kernel> allKernels()
 {
     std::vector<Kernel> ks;
@@ -187,28 +217,23 @@ std::vector<Kernel> allKernels()
     for (int i = 0; i < 40; ++i) {
         ks.push_back(softmax2d(rng, i));
     }
+    const size_t course = ks.size();
     courseKernels(ks);
     // the correctness floor too, on a sample: fast paths and floor must both agree with the interpreter
     const size_t generated = ks.size();
     for (size_t i = 0; i < generated; i += 9) {
-        const Kernel& g = ks[i];
-        Kernel f;
-        f.name = g.name;
-        f.source = g.source;
-        f.entry = g.entry;
-        f.cx = g.cx;
-        f.numWarps = g.numWarps;
-        f.grid = g.grid;
-        f.bufs = g.bufs;
-        f.ints = g.ints;
-        f.floats = g.floats;
-        f.order = g.order;
-        f.spec = g.spec;
-        f.rtol = g.rtol;
-        f.atol = g.atol;
+        Kernel f = variantOf(ks[i]);
         f.floor = true;
         f.name += " [floor]";
         ks.push_back(std::move(f));
+    }
+    // Triton's pointer hint: every course kernel (their int hints make masks uniform over a chunk) and every
+    // fourth generated one, with and without it
+    for (size_t i = 0; i < generated; i += i < course ? 4 : 1) {
+        Kernel a = variantOf(ks[i]);
+        a.alignedPointers = true;
+        a.name += " [aligned]";
+        ks.push_back(std::move(a));
     }
     return ks;
 }

@@ -55,6 +55,9 @@ struct Kernel
     std::string order;              ///< parameter order: 'p' buffer, 'i' int, 'f' float (empty: p… then i…)
     std::map<std::string, std::string> spec; ///< Triton's jit specialisation of int params ("1" / "16")
     bool floor = false;             ///< lower with the fast paths off (LowerOptions::fastPaths = false)
+    /// hint every pointer parameter 16-byte aligned, as Triton's jit does for a data_ptr() that is a multiple
+    /// of 16 (the buffers here are cuMemAlloc'ed): the lowering's whole-chunk vector accesses
+    bool alignedPointers = false;
     double rtol = 1e-5, atol = 1e-6;
     // filled by prepare()
     std::optional<ir::Function> fn;

@@ -5,10 +5,13 @@
 //
 //   tkm-triton-lower --file kernel.py --entry NAME --param f32* --param i32 … [--const NAME=INT …]
 //                    [--spec NAME=16|1 …] [--num-warps N] [--num-stages S] [--floor 1] --out DIR [--stem STEM]
+//                    [--cu FILE]
 //
 // A --param is a runtime parameter's type in signature order: "f32*" a pointer to f32, "i32" an int32 scalar
 // (f16, bf16, f32, f64, i8, i16, i32, i64, u8, …); --floor 1 turns the lowering's fast paths off. Exit status 0 when the kernel compiled, 1 otherwise
-// (the diagnostics on stderr), 2 for bad arguments.
+// (the diagnostics on stderr), 2 for bad arguments. --cu FILE compiles that CUDA file in place of the lowering's
+// output (the .py is still lowered, for its entry and threads): a hand-edited lowering timed through the same
+// NVRTC path, to try a change of the lowering before writing it.
 
 #include "tests/triton/triton_test_util.h"
 
@@ -48,7 +51,7 @@ std::optional<ir::Elem> elemOf(const std::string& s)
 
 struct Args
 {
-    std::string file, entry, out, stem;
+    std::string file, entry, out, stem, cu;
     bool floor = false;
     tkm::triton::CheckInput input;
 };
@@ -69,6 +72,8 @@ std::string parseArgs(int argc, char** argv, Args& a)
             a.entry = v;
         } else if (k == "--out") {
             a.out = v;
+        } else if (k == "--cu") {
+            a.cu = v;
         } else if (k == "--stem") {
             a.stem = v;
         } else if (k == "--num-warps") {
@@ -134,6 +139,14 @@ int main(int argc, char** argv)
     const int threads = 32 * std::max(1, a.input.numWarps);
     std::filesystem::create_directories(a.out);
     const std::filesystem::path base = std::filesystem::path(a.out) / a.stem;
+    if (!a.cu.empty()) {
+        std::ifstream cu(a.cu);
+        if (!cu) {
+            std::cerr << "tkm-triton-lower: cannot read " << a.cu << "\n";
+            return 2;
+        }
+        l.source.assign((std::istreambuf_iterator<char>(cu)), std::istreambuf_iterator<char>());
+    }
     std::ofstream(base.string() + ".cu") << l.source;
     tkm::compile::CompileRequest req;
     req.source = l.source;

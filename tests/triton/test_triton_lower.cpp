@@ -509,6 +509,84 @@ TEST(LowerFastPaths, AxisAnalysisSeesContiguousOffsetsAndUniformBounds)
     EXPECT_TRUE(sawPointers);
 }
 
+TEST(LowerFastPaths, SpecialisedColumnLoopTakesWholeChunkAccessesAndUnrolls)
+{
+    // Layer norm at its performance size with Triton's jit specialisation (pointers 16-byte aligned, strides and
+    // N divisible by 16): the loop index is divisible by BLOCK_SIZE, `cols < N` is constant over each 2-float
+    // chunk, so every load and store is one vector access under one predicate (no alignment test, no scalar
+    // path), and the dot-free column loops are left to the compiler to unroll (loads of several iterations in
+    // flight). Unspecialised, the alignment is still tested at run time; the floor keeps its loops rolled.
+    const Type f = ptr(Elem::F32), i = scalar(Elem::I32), s = scalar(Elem::F32);
+    CheckInput in = input("layer_norm_fwd", {f, f, f, f, f, f, i, i, i, s}, {{"BLOCK_SIZE", I(256)}});
+    const std::string src = readFile(repoPath("content/04-fused-softmax/exercises/layer-norm/solution.py"));
+    const std::string plain = lowered(src, in, true);
+    for (const char* p : {"x_ptr", "y_ptr", "w_ptr", "b_ptr", "mean_ptr", "rstd_ptr", "stride_x", "stride_y", "N"}) {
+        in.specialisation[p] = "16";
+    }
+    const std::string fast = lowered(src, in, true);
+    EXPECT_EQ(fast.find("bool fast"), std::string::npos) << "whole-chunk accesses only";
+    EXPECT_NE(fast.find("tkm::vload<2>"), std::string::npos);
+    EXPECT_NE(fast.find(") tkm::vstore<2>("), std::string::npos) << "one predicated vector store";
+    EXPECT_EQ(fast.find("#pragma unroll 1"), std::string::npos) << "column loops unrolled";
+    EXPECT_EQ(plain.find("#pragma unroll 1"), std::string::npos);
+    EXPECT_NE(plain.find("bool fast = ((size_t)"), std::string::npos) << "alignment tested without the hint";
+    EXPECT_NE(lowered(src, in, false).find("#pragma unroll 1"), std::string::npos) << "the floor";
+
+    const auto c = tkm::triton::test::compile(src, in);
+    ASSERT_TRUE(c.checked.function.has_value());
+    const auto axes = lower::analyseAxes(*c.checked.function);
+    int masks = 0;
+    for (const ir::Op& o : c.checked.function->body.ops) {
+        if (o.kind == ir::OpKind::For) {
+            EXPECT_EQ(axes[static_cast<size_t>(o.regions[0]->args[0])].divis, 256) << "range(0, N, 256)";
+            for (const ir::Op& b : o.regions[0]->ops) {
+                if (b.kind == ir::OpKind::Lt) {
+                    ++masks;
+                    EXPECT_EQ(axes[static_cast<size_t>(b.results[0])].constancy, 16) << "gcd(256, 256, 16)";
+                }
+            }
+        }
+    }
+    EXPECT_EQ(masks, 3);
+}
+
+TEST(LowerFastPaths, DotLoopStaysRolled)
+{
+    const std::string src = "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                            "def k(a_ptr, c_ptr, K):\n"
+                            "    offs = tl.arange(0, 16)\n"
+                            "    acc = tl.zeros([16, 16], dtype=tl.float32)\n"
+                            "    for k0 in range(0, K, 16):\n"
+                            "        a = tl.load(a_ptr + k0 + offs[:, None] * 16 + offs[None, :])\n"
+                            "        acc += tl.dot(a, a)\n"
+                            "    tl.store(c_ptr + offs[:, None] * 16 + offs[None, :], acc)\n";
+    const auto in = input("k", {ptr(Elem::F32), ptr(Elem::F32), scalar(Elem::I32)});
+    EXPECT_NE(lowered(src, in, true).find("#pragma unroll 1"), std::string::npos);
+}
+
+TEST(LowerFastPaths, RowTimesUnhintedWidthIsNotProvenAligned)
+{
+    // x + r * nc + c: r = pid * R + arange(R)[:, None] holds consecutive rows, so r * nc is a multiple of 16 only
+    // when nc is (Triton's rules for [:, None] and `*`); without that hint each chunk's alignment is tested at run
+    // time (an H200 run of test_triton_gpu faulted on a misaligned vector load before this rule).
+    const std::string src = "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                            "def k(x, y, nr, nc, R: tl.constexpr, C: tl.constexpr):\n"
+                            "    r = tl.program_id(0) * R + tl.arange(0, R)[:, None]\n"
+                            "    c = tl.arange(0, C)[None, :]\n"
+                            "    t = tl.load(x + r * nc + c, mask=(r < nr) & (c < nc), other=0.0)\n"
+                            "    cc = tl.arange(0, C)\n"
+                            "    tl.store(y + tl.program_id(0) * C + cc, tl.sum(t, axis=0), mask=cc < nc)\n";
+    CheckInput in = input("k", {ptr(Elem::F32), ptr(Elem::F32), scalar(Elem::I32), scalar(Elem::I32)},
+                          {{"R", I(16)}, {"C", I(128)}});
+    in.specialisation = {{"x", "16"}, {"y", "16"}};
+    const std::string unhinted = lowered(src, in, true);
+    EXPECT_NE(unhinted.find("bool fast = ((size_t)"), std::string::npos) << "the load's alignment is tested";
+    in.specialisation["nc"] = "16";
+    const std::string hinted = lowered(src, in, true);
+    EXPECT_EQ(hinted.find("bool fast"), std::string::npos) << "rows 16-aligned, mask constant over 16: one access";
+    EXPECT_NE(hinted.find("tkm::vload<4>"), std::string::npos);
+}
+
 // ---- internal errors name the Triton line ----
 
 TEST(LowerErrors, AnOpTheCodeGeneratorRefusesNamesTheTritonLineInNvrtcsMessage)

@@ -311,6 +311,22 @@ void assignAll(Emitter& em, const std::vector<ir::ValueId>& dsts, const std::vec
     }
 }
 
+/// Whether region r holds a loop or a tl.dot (at any depth).
+bool holdsLoopOrDot(const ir::Region& r)
+{
+    for (const ir::Op& o : r.ops) {
+        if (o.kind == OpKind::For || o.kind == OpKind::While || o.kind == OpKind::Dot) {
+            return true;
+        }
+        for (const auto& sub : o.regions) {
+            if (holdsLoopOrDot(*sub)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 void emitFor(Emitter& em, const ir::Op& o)
 {
     for (ir::ValueId r : o.results) {
@@ -328,7 +344,12 @@ void emitFor(Emitter& em, const ir::Op& o)
     const std::string lo = "(" + it + ")" + em.name(o.operands[0]);
     const std::string hi = "(" + it + ")" + em.name(o.operands[1]);
     const std::string st = "(" + it + ")" + em.name(o.operands[2]);
-    em.line("#pragma unroll 1");
+    // An innermost loop without tl.dot is left to the compiler to unroll, as Triton leaves it to ptxas: its
+    // loads then overlap across iterations (layer norm's column walk: 0.94 → 1.01 of Triton's time with
+    // predicated whole-chunk loads). A dot loop or an outer loop stays rolled (registers, compile time).
+    if (!em.fast || holdsLoopOrDot(body)) {
+        em.line("#pragma unroll 1");
+    }
     em.line("for (" + it + " " + em.name(iv) + " = " + lo + "; " + st + " > 0 ? " + em.name(iv) + " < " + hi + " : " +
             em.name(iv) + " > " + hi + "; " + em.name(iv) + " += " + st + ") {");
     ++em.indent;

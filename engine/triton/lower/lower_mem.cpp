@@ -1,6 +1,8 @@
 // Memory ops: loads and stores (predicated per element, with a vector access per thread chunk when it is
-// contiguous, unmasked and aligned — decided at run time), atomics (owners only; results broadcast to
-// replicas), and the debugging ops device_print / device_assert.
+// contiguous, unmasked and aligned — decided at run time, or at compile time where the axis analysis proves
+// it: then a chunk is one vector access under one predicate, no branch to a scalar path, as Triton emits
+// it), atomics (owners only; results broadcast to replicas), and the debugging ops device_print /
+// device_assert.
 
 #include "engine/triton/lower/lower_impl.h"
 
@@ -61,12 +63,27 @@ std::vector<int> maskSlots(Emitter& em, ir::ValueId mask, int spt, int depth = 0
     return all;
 }
 
+/// Whether the axis analysis proves every chunk of pointer tile `ptr` contiguous and aligned to `bytes`.
+bool provenAligned(const Emitter& em, ir::ValueId ptr, const Layout& l, int bytes)
+{
+    const AxisInfo& a = em.axes[static_cast<size_t>(ptr)];
+    return em.fast && a.contig >= l.spt && a.divis >= bytes;
+}
+
+/// Whether one vector access under one predicate serves each chunk: proven contiguous and aligned, and the
+/// mask (if any) constant over the chunk.
+bool wholeChunks(Emitter& em, ir::ValueId ptr, ir::ValueId mask, const Layout& l, int bytes)
+{
+    return provenAligned(em, ptr, l, bytes) && (mask == ir::kNoValue || maskSlots(em, mask, l.spt) == std::vector<int>{0});
+}
+
 /// Emits `fast = chunk j.. of pointer tile p is contiguous, aligned and (mask) all true`; tests the axis
 /// analysis proves are dropped.
 void chunkTest(Emitter& em, ir::ValueId ptr, ir::ValueId mask, const Layout& l, int bytes)
 {
     const std::string p = em.name(ptr);
-    em.line("bool fast = ((size_t)" + p + "[j] % " + str(bytes) + ") == 0;");
+    em.line(provenAligned(em, ptr, l, bytes) ? "bool fast = true;"
+                                             : "bool fast = ((size_t)" + p + "[j] % " + str(bytes) + ") == 0;");
     if (!em.fast || em.axes[static_cast<size_t>(ptr)].contig < l.spt) {
         em.line("#pragma unroll");
         em.line("for (int q = 1; q < " + str(l.spt) + "; ++q) fast = fast && " + p + "[j + q] == " + p + "[j] + q;");
@@ -76,6 +93,27 @@ void chunkTest(Emitter& em, ir::ValueId ptr, ir::ValueId mask, const Layout& l, 
             em.line("fast = fast && " + em.name(mask) + "[j + " + str(q) + "];");
         }
     }
+}
+
+/// One chunk of a load that wholeChunks() serves (inside the `for j` loop): the vector access under the
+/// chunk's one mask slot, else the fill. No branch to a scalar path, so the compiler predicates the access
+/// and an unrolled loop's loads are all in flight together.
+void wholeChunkLoad(Emitter& em, ir::ValueId r, ir::ValueId ptr, ir::ValueId mask, ir::ValueId other, const Layout& l)
+{
+    const std::string v = "tkm::vload<" + str(l.spt) + ">(&" + em.name(r) + "[j], " + em.name(ptr) + "[j]);";
+    if (mask == ir::kNoValue) {
+        em.line(v);
+        return;
+    }
+    const std::string fill = other == ir::kNoValue        ? "tkm::cast<" + em.cType(em.type(r)) + ">(0)"
+                             : em.type(other).isScalar() ? em.name(other)
+                                                         : em.name(other) + "[j + q]";
+    em.line("if (" + em.name(mask) + "[j]) {");
+    em.line("    " + v);
+    em.line("} else {");
+    em.line("    #pragma unroll");
+    em.line("    for (int q = 0; q < " + str(l.spt) + "; ++q) " + em.name(r) + "[j + q] = " + fill + ";");
+    em.line("}");
 }
 
 void emitLoad(Emitter& em, const ir::Op& o)
@@ -114,6 +152,12 @@ void emitLoad(Emitter& em, const ir::Op& o)
     em.line("#pragma unroll");
     em.line("for (int j = 0; j < " + str(l.k) + "; j += " + str(l.spt) + ") {");
     ++em.indent;
+    if (wholeChunks(em, ptr, mask, l, bytes)) {
+        wholeChunkLoad(em, r, ptr, mask, other, l);
+        --em.indent;
+        em.line("}");
+        return;
+    }
     chunkTest(em, ptr, mask, l, bytes);
     em.line("if (fast) {");
     ++em.indent;
@@ -165,6 +209,13 @@ void emitStore(Emitter& em, const ir::Op& o)
     em.line("#pragma unroll");
     em.line("for (int j = 0; j < " + str(l.k) + "; j += " + str(l.spt) + ") {");
     ++em.indent;
+    if (wholeChunks(em, ptr, mask, l, bytes)) {
+        const std::string v = "tkm::vstore<" + str(l.spt) + ">(" + em.name(ptr) + "[j], &" + em.name(val) + "[j]);";
+        em.line(mask == ir::kNoValue ? v : "if (" + em.name(mask) + "[j]) " + v);
+        --em.indent;
+        em.line("}");
+        return;
+    }
     chunkTest(em, ptr, mask, l, bytes);
     em.line("if (fast) {");
     ++em.indent;
