@@ -3,7 +3,9 @@
 #include "app/activities/activityview.h"
 #include "app/common/qtconvert.h"
 #include "app/course/coursenavigator.h"
-#include "app/instructor/activityeditors.h"
+#include "app/instructor/activityeditor.h"
+#include "app/instructor/activitykinds.h"
+#include "app/instructor/exerciseactivityeditor.h"
 #include "app/instructor/exercise/exercisedocument.h"
 
 #include <QFileDialog>
@@ -225,11 +227,12 @@ void InstructorPage::buildModulePanel(QWidget* panel)
     });
     connect(m_activities, &ItemListPanel::addRequested, this, [this] {
         QMenu menu(this);
-        for (course::ActivityKind kind :
-             {course::ActivityKind::Lesson, course::ActivityKind::Walkthrough, course::ActivityKind::Quiz,
-              course::ActivityKind::SpotTheBug, course::ActivityKind::DragMatch, course::ActivityKind::StepThrough}) {
-            const QString name = qs(course::activityKindName(kind));
-            menu.addAction(activityKindIcon(name), activityKindLabel(name), this, [this, kind] { addActivity(kind); });
+        for (const ActivityKindEntry& entry : activityKinds()) {
+            if (!entry.newActivity)
+                continue;
+            const course::ActivityKind kind = entry.kind;
+            menu.addAction(activityKindIcon(qs(course::activityKindName(kind))), entry.displayName(), this,
+                           [this, kind] { addActivity(kind); });
         }
         QAction* fresh =
             menu.addAction(activityKindIcon(QStringLiteral("exercise")), tr("New exercise…"), this, [this] {

@@ -2,8 +2,8 @@
 // The instructor page: the centre of the window in instructor mode. One module is edited at a time: its metadata
 // and activity list on the left, the selected activity's editor in the middle, a live preview (the learner's view,
 // built from the edited content) on the right, and the problems the loader finds below. Every change is an undo
-// step; the loader runs on the edited module (written to a temporary folder) shortly after each change and its
-// diagnostics are marked on the fields they concern.
+// step; course::validate runs on the edited module in memory shortly after each change (nothing is written) and
+// its diagnostics are marked on the fields they concern.
 
 #include "modules/course/loader.h"
 #include "modules/course/model.h"
@@ -32,10 +32,10 @@ class ItemListPanel;
 
 /// One problem of the edited module, located on a field.
 struct FieldProblem {
-  int activity = -1;      ///< index of the activity (-1: module.json, -2: another file, e.g. an exercise spec)
+  int activity = -1;      ///< index of the activity (-1: module.json; an exercise's spec problems: its activity)
   QString pointer;        ///< JSON pointer in the activity's file; lessons: "/title", "/minutes", "/markdown/<line>"
-  QString message;        ///< the loader's sentence
-  QString location;       ///< "file:line:column" as the loader gives it (relative to the module folder)
+  QString message;        ///< the rule's sentence (course::validate, or the exercise folder's loader)
+  QString location;       ///< the file that holds the field, relative to the module folder ("lessons/a.md:7")
   bool error = true;      ///< Error (blocks saving) or Warning
 };
 
@@ -66,7 +66,8 @@ public:
 
   /// The undo history of this editing session.
   QUndoStack *undoStack() const { return m_undo; }
-  /// Runs the loader on the edited module now (normally a short timer after each change); returns the problems.
+  /// Runs course::validate on the edited module now, in memory (normally a short timer after each change); returns
+  /// the problems. Exercise folders are read as they are on disk (their spec is edited in the exercise editor).
   const QList<FieldProblem> &validateNow();
   /// The problems found by the last validation.
   const QList<FieldProblem> &problems() const { return m_problems; }
@@ -136,6 +137,7 @@ private:
   void onModuleFieldEdited(const QString &field, const QString &description);
   void onActivityHeaderEdited(const QString &field, const QString &description);
   void scheduleValidation();
+  void refreshDerivedContent();
   void applyProblemMarks();
   void rebuildPreview(const course::Module &valid);
   void revealProblem(int row);

@@ -1,11 +1,12 @@
-// Instructor page, second half: validation of the edited module (the loader's diagnostics, shown on the fields
-// they name), the live preview, and the field lookup by JSON pointer. The first half (instructorpage.cpp) builds
-// the page and records edits.
+// Instructor page, second half: validation of the edited module (course::validate on the model in memory, its
+// findings shown on the fields they name), the live preview, and the field lookup by JSON pointer. The first half
+// (instructorpage.cpp) builds the page and records edits.
 #include "app/instructor/instructorpage.h"
 
 #include "app/activities/activityview.h"
 #include "app/common/qtconvert.h"
-#include "app/instructor/activityeditors.h"
+#include "app/instructor/activityeditor.h"
+#include "app/instructor/activitykinds.h"
 
 #include <QFormLayout>
 #include <QLabel>
@@ -15,11 +16,10 @@
 #include <QPointer>
 #include <QSpinBox>
 #include <QStyle>
-#include <QTemporaryDir>
 #include <QTimer>
 
-#include "engine/common/paths.h"
 #include "modules/course/loader.h"
+#include "modules/course/validate.h"
 #include "modules/course/writer.h"
 
 #include <filesystem>
@@ -30,20 +30,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Line number [1-based] of the first body line of a lesson page text (after the front matter's closing "---").
-int lessonBodyFirstLine(const std::string& text)
+// Where a finding is written, for the problem list: "activities/quiz.json", "lessons/intro.md:7", "module.json".
+QString findingLocation(const course::Module& module, const course::FieldDiagnostic& d)
 {
-    int line = 1;
-    int fences = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (i == 0 || text[i - 1] == '\n') {
-            if (text.compare(i, 3, "---") == 0 && ++fences == 2)
-                return line + 1;
-        }
-        if (text[i] == '\n')
-            ++line;
-    }
-    return 1;
+    if (d.activity < 0)
+        return QStringLiteral("module.json");
+    const auto index = static_cast<std::size_t>(d.activity);
+    QString location = qs(course::activityRelativePath(module, index).generic_string());
+    const course::Lesson* lesson = module.activities[index].as<course::Lesson>();
+    if (lesson && d.pointer.rfind("/markdown/", 0) == 0)
+        location += QStringLiteral(":%1").arg(lesson->bodyFirstLine - 1 + std::stoi(d.pointer.substr(10)));
+    return location;
 }
 
 } // namespace
@@ -58,77 +55,44 @@ bool InstructorPage::hasErrors() const
     return std::any_of(m_problems.begin(), m_problems.end(), [](const FieldProblem& p) { return p.error; });
 }
 
+void InstructorPage::refreshDerivedContent()
+{
+    for (std::size_t i = 0; i < m_module.activities.size(); ++i) {
+        course::Activity& a = m_module.activities[i];
+        if (auto* lesson = std::get_if<course::Lesson>(&a.payload))
+            lesson->callouts = course::lessonCallouts(lesson->markdown, lesson->bodyFirstLine);
+        auto* exercise = std::get_if<course::Exercise>(&a.payload);
+        if (!exercise)
+            continue;
+        // An exercise's title and spec live in its folder (edited in the exercise editor): read it as it is now.
+        const fs::path folder = exercise->folder.empty() ? a.source : exercise->folder;
+        course::ExerciseLoadResult loaded = course::loadExercise(folder);
+        for (const course::Diagnostic& d : loaded.diagnostics) {
+            const QString where = qs(d.file.lexically_relative(folder).generic_string());
+            m_problems.append({static_cast<int>(i), QString(), qs(d.message),
+                               d.line > 0 ? QStringLiteral("%1:%2").arg(where).arg(d.line) : where,
+                               d.severity == course::Severity::Error});
+        }
+        if (loaded.exercise) {
+            a.title = loaded.exercise->spec->title;
+            a.payload = std::move(*loaded.exercise);
+        }
+    }
+}
+
 const QList<FieldProblem>& InstructorPage::validateNow()
 {
     m_validateTimer->stop();
     m_problems.clear();
     if (!m_hasModule)
         return m_problems;
-    QTemporaryDir dir;
-    const fs::path folder = fs::path(dir.path().toStdString()) /
-                            (m_module.folder.empty() ? fs::path("module") : m_module.folder.filename());
-    if (engine::Status written = course::writeModule(m_module, folder); !written) {
-        m_problems.append({-2, QString(), qs(written.error().message), QString(), true});
-    } else {
-        course::ModuleLoadResult loaded = course::loadModule(folder);
-        const std::vector<course::ModuleFile> files = course::moduleFiles(m_module);
-        for (const course::Diagnostic& d : loaded.diagnostics) {
-            FieldProblem p;
-            p.message = qs(d.message);
-            p.location = qs(d.file.lexically_relative(folder).generic_string());
-            if (d.line > 0)
-                p.location += QStringLiteral(":%1").arg(d.line) +
-                              (d.column > 0 ? QStringLiteral(":%1").arg(d.column) : QString());
-            p.error = d.severity == course::Severity::Error;
-            p.activity = -2;
-            const fs::path rel = d.file.lexically_relative(folder);
-            for (const course::ModuleFile& f : files) {
-                if (f.relative != rel)
-                    continue;
-                p.activity = f.activity;
-                if (rel.extension() == ".md") {
-                    const int body = lessonBodyFirstLine(f.text);
-                    if (d.line >= body)
-                        p.pointer = QStringLiteral("/markdown/%1").arg(d.line - body + 1);
-                    else if (d.message.find("minutes") != std::string::npos)
-                        p.pointer = QStringLiteral("/minutes");
-                    else
-                        p.pointer = QStringLiteral("/title");
-                } else {
-                    p.pointer = qs(course::jsonPointerAt(f.text, d.line, d.column));
-                }
-            }
-            if (p.activity == -2) { // a file of an exercise folder: it belongs to that exercise's activity
-                for (int i = 0; i < static_cast<int>(m_module.activities.size()); ++i) {
-                    const auto& a = m_module.activities[i];
-                    const fs::path exerciseRel = course::activityRelativePath(m_module, static_cast<std::size_t>(i));
-                    if (a.kind == course::ActivityKind::Exercise && rel.string().rfind(exerciseRel.string(), 0) == 0)
-                        p.activity = i;
-                }
-            }
-            m_problems.append(p);
-        }
-        if (loaded.module) {
-            // Exercise titles and specs come from their folders, a lesson's callouts from its Markdown: keep them in
-            // step (not an edit of its own).
-            for (std::size_t i = 0; i < m_module.activities.size() && i < loaded.module->activities.size(); ++i) {
-                course::Activity& a = m_module.activities[i];
-                const course::Lesson* parsed = loaded.module->activities[i].as<course::Lesson>();
-                if (auto* lesson = std::get_if<course::Lesson>(&a.payload); lesson && parsed) {
-                    lesson->callouts = parsed->callouts;
-                    lesson->bodyFirstLine = parsed->bodyFirstLine;
-                }
-                if (a.kind == course::ActivityKind::Exercise && loaded.module->activities[i].kind == a.kind) {
-                    a.title = loaded.module->activities[i].title;
-                    a.payload = loaded.module->activities[i].payload;
-                    if (auto* e =
-                            std::get_if<course::Exercise>(&a.payload)) // the copy in the temporary folder goes away
-                        e->folder = a.source;
-                }
-            }
-            rebuildPreview(*loaded.module);
-        }
-    }
+    // Not an edit of its own: content derived from other fields and folders is kept in step first.
+    refreshDerivedContent();
+    for (const course::FieldDiagnostic& d : course::validate(m_module))
+        m_problems.append({d.activity, qs(d.pointer), qs(d.message), findingLocation(m_module, d),
+                           d.severity == course::Severity::Error});
+    if (!hasErrors())
+        rebuildPreview(m_module);
     m_previewNote->setVisible(hasErrors());
     m_previewNote->setText(tr("The preview shows the last version without errors; fix the %n problem(s) below.",
                               nullptr,
@@ -156,7 +120,8 @@ void InstructorPage::rebuildPreview(const course::Module& valid)
     ActivityContext context;
     context.module = m_previewModule.get();
     context.confirm = [](const QString&) { return true; };
-    m_preview = createActivityView(m_previewModule->activities[m_current], context, m_previewHost);
+    const course::Activity& activity = m_previewModule->activities[m_current];
+    m_preview = activityKindEntry(activity.kind).createPreview(activity, context, m_previewHost);
     m_previewHost->layout()->addWidget(m_preview);
 }
 
@@ -247,63 +212,8 @@ course::Module InstructorPage::newModuleTemplate(const std::string& id, const st
 
 course::Activity InstructorPage::newActivity(course::ActivityKind kind, const std::string& id)
 {
-    course::Activity a;
-    a.id = id;
-    a.kind = kind;
-    switch (kind) {
-    case course::ActivityKind::Lesson:
-        a.title = "New lesson";
-        a.payload = course::Lesson{a.title, std::nullopt, "# New lesson\n\nWrite the page here in Markdown.\n", 1, {}};
-        break;
-    case course::ActivityKind::Walkthrough: {
-        a.title = "New walkthrough";
-        course::WalkthroughPane pane{"Triton", "python", "import triton\nimport triton.language as tl\n", {}};
-        pane.notes[1] = "What this line does.";
-        a.payload = course::Walkthrough{{pane}};
-        break;
-    }
-    case course::ActivityKind::Quiz: {
-        a.title = "New quiz";
-        course::Question q;
-        q.id = "q1";
-        q.prompt = "The question.";
-        q.choices = {{"The right answer.", true, "Why it is right."}, {"A wrong answer.", false, "Why it is wrong."}};
-        a.payload = course::Quiz{{q}};
-        break;
-    }
-    case course::ActivityKind::SpotTheBug: {
-        a.title = "New spot the bug";
-        course::SpotTheBug s;
-        s.language = "python";
-        s.code = "offs = pid * BLOCK + tl.arange(0, BLOCK)\nx = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x)\n";
-        s.bugLines = {2};
-        s.why = "The load has no mask: the last program reads past the end.";
-        s.fix = "Load with `mask=offs < n`.";
-        a.payload = std::move(s);
-        break;
-    }
-    case course::ActivityKind::DragMatch: {
-        a.title = "New drag-match";
-        course::DragMatch d;
-        d.prompt = "Drag each item onto its target.";
-        d.targets = {{"target-1", "A target"}};
-        d.items = {{"item-1", "An item", "target-1", "Why it belongs there."}};
-        a.payload = std::move(d);
-        break;
-    }
-    case course::ActivityKind::StepThrough: {
-        a.title = "New step-through";
-        course::StepThrough s;
-        s.diagram = course::Diagram::Table;
-        s.params = nlohmann::json::object();
-        s.steps.push_back({"First step", "What happens.", nlohmann::json{{"values", {{"x", 1}}}}});
-        a.payload = std::move(s);
-        break;
-    }
-    case course::ActivityKind::Exercise:
-        break;
-    }
-    return a;
+    const ActivityKindEntry& entry = activityKindEntry(kind);
+    return entry.newActivity ? entry.newActivity(id) : makeActivity(kind, id, std::string(), course::Lesson{});
 }
 
 } // namespace tkm::app

@@ -21,7 +21,7 @@ bool isNumberLike(const json& v)
 class StateChecker
 {
 public:
-    StateChecker(JsonFile& file, const json& state, const std::string& pointer, std::string diagram)
+    StateChecker(Reporter& file, const json& state, const std::string& pointer, std::string diagram)
         : m_reader(file, state, pointer, "the " + diagram + " state"), m_file(file), m_diagram(std::move(diagram))
     {
     }
@@ -104,11 +104,11 @@ public:
                                   ", not " + jsonTypeName(v));
     }
     ObjectReader& reader() { return m_reader; }
-    JsonFile& file() { return m_file; }
+    Reporter& file() { return m_file; }
 
 private:
     ObjectReader m_reader;
-    JsonFile& m_file;
+    Reporter& m_file;
     std::string m_diagram;
 };
 
@@ -228,7 +228,7 @@ void checkTable(StateChecker& s)
 
 } // namespace
 
-void checkDiagramState(Diagram diagram, const json& state, JsonFile& file, const std::string& pointer)
+void checkDiagramState(Diagram diagram, const json& state, Reporter& file, const std::string& pointer)
 {
     StateChecker s(file, state, pointer, std::string(diagramName(diagram)));
     if (!s.reader().valid()) {

@@ -19,13 +19,6 @@ using detail::pointerAppend;
 
 namespace {
 
-bool isId(const std::string& id)
-{
-    return !id.empty() && std::all_of(id.begin(), id.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-    });
-}
-
 bool errorsSince(const std::vector<Diagnostic>& diagnostics, std::size_t before)
 {
     return std::any_of(diagnostics.begin() + static_cast<std::ptrdiff_t>(before), diagnostics.end(),
@@ -121,63 +114,39 @@ std::optional<Module> loadModuleImpl(const fs::path& folder, std::vector<Diagnos
     Module module;
     module.folder = folder;
     top.format();
-    if (auto id = top.string("id", true)) {
-        module.id = *id;
-        if (!isId(module.id)) {
-            file->error(top.fieldPointer("id"),
-                        "the module id \"" + module.id + "\" may only use lower-case letters, digits and '-'");
-        }
-    }
-    module.title = top.string("title", true).value_or("");
-    module.summary = top.string("summary", true).value_or("");
-    module.order = static_cast<int>(top.integer("order", true, 1, 1000).value_or(0));
-    module.estimatedMinutes = static_cast<int>(top.integer("estimated_minutes", true, 1, 100000).value_or(0));
+    // Values are read as they are; validate.cpp's rules check them once the module is built.
+    module.id = top.string("id", true, false).value_or("");
+    module.title = top.string("title", true, false).value_or("");
+    module.summary = top.string("summary", true, false).value_or("");
+    constexpr long long kAnyInt = 1'000'000'000;
+    module.order = static_cast<int>(top.integer("order", true, -kAnyInt, kAnyInt).value_or(1));
+    module.estimatedMinutes =
+        static_cast<int>(top.integer("estimated_minutes", true, -kAnyInt, kAnyInt).value_or(1));
     if (const nlohmann::json* prereqs = top.array("prerequisites", false, false)) {
         for (std::size_t i = 0; i < prereqs->size(); ++i) {
-            const std::string pointer = pointerAppend(top.fieldPointer("prerequisites"), i);
             const nlohmann::json& v = (*prereqs)[i];
-            if (!v.is_string() || !isId(v.get<std::string>())) {
-                file->error(pointer, "a prerequisite is a module id (lower-case letters, digits and '-')");
-                continue;
+            if (!v.is_string()) {
+                file->error(pointerAppend(top.fieldPointer("prerequisites"), i),
+                            "a prerequisite is a module id (lower-case letters, digits and '-')");
             }
-            const std::string id = v.get<std::string>();
-            if (id == module.id) {
-                file->error(pointer, "a module cannot be its own prerequisite");
-            } else if (std::find(module.prerequisites.begin(), module.prerequisites.end(), id) !=
-                       module.prerequisites.end()) {
-                file->error(pointer, "prerequisite \"" + id + "\" is listed twice");
-            } else {
-                module.prerequisites.push_back(id);
-            }
+            module.prerequisites.push_back(v.is_string() ? v.get<std::string>() : std::string());
         }
     }
-    std::map<std::string, std::string> activityIds;
-    if (const nlohmann::json* activities = top.array("activities", true)) {
+    if (const nlohmann::json* activities = top.array("activities", true, false)) {
         for (std::size_t i = 0; i < activities->size(); ++i) {
             const std::string pointer = pointerAppend(top.fieldPointer("activities"), i);
             ObjectReader r(*file, (*activities)[i], pointer, "activity entry");
-            if (!r.valid()) {
-                continue;
-            }
             Activity activity;
-            if (auto id = r.string("id", true)) {
-                activity.id = *id;
-                if (!isId(activity.id)) {
-                    file->error(r.fieldPointer("id"), "the activity id \"" + activity.id +
-                                                          "\" may only use lower-case letters, digits and '-'");
-                } else if (const auto [it, inserted] = activityIds.emplace(activity.id, r.fieldPointer("id"));
-                           !inserted) {
-                    file->error(r.fieldPointer("id"), "duplicate activity id \"" + activity.id +
-                                                          "\" (first used on line " +
-                                                          std::to_string(file->position(it->second).line) +
-                                                          "); activity ids must be unique within the module");
-                }
+            if (r.valid()) {
+                activity.id = r.string("id", true, false).value_or("");
+                loadActivityEntry(folder, *file, r, activity, diagnostics);
+                r.finish();
             }
-            loadActivityEntry(folder, *file, r, activity, diagnostics);
-            r.finish();
-            module.activities.push_back(std::move(activity));
+            module.activities.push_back(std::move(activity)); // even a broken entry: indices stay the file's
         }
     }
+    detail::ModelRulesInto rules(*file);
+    detail::checkModuleFields(module, rules);
     top.finish();
     if (errorsSince(diagnostics, before)) {
         return std::nullopt;
@@ -339,6 +308,16 @@ CourseLoadResult loadCourse(const fs::path& contentRoot)
     std::sort(course.modules.begin(), course.modules.end(),
               [](const Module& a, const Module& b) { return a.order < b.order; });
     result.course = std::move(course);
+    return result;
+}
+
+ExerciseLoadResult loadExercise(const fs::path& exerciseFolder)
+{
+    ExerciseLoadResult result;
+    result.exercise = detail::loadExerciseFolder(exerciseFolder, result.diagnostics);
+    if (hasErrors(result.diagnostics)) {
+        result.exercise.reset();
+    }
     return result;
 }
 

@@ -53,6 +53,17 @@ struct ModuleLoadResult
     std::vector<Diagnostic> diagnostics; ///< every problem found
 };
 
+/// Result of loadExercise: `exercise` is set exactly when `diagnostics` holds no Error.
+struct ExerciseLoadResult
+{
+    std::optional<Exercise> exercise;    ///< the exercise, or nullopt
+    std::vector<Diagnostic> diagnostics; ///< every problem found in the folder
+};
+
+/// Loads one exercise folder (exercise.json through the engine's spec parser, its prompt, starter and solution),
+/// as a module's exercise activity does.
+ExerciseLoadResult loadExercise(const std::filesystem::path& exerciseFolder);
+
 /// Loads a content root: `course.json` plus every sub-folder that holds a `module.json`.
 /// Checks, besides each module: module ids and orders unique, prerequisites name earlier modules of the course,
 /// the course summary file. Never throws for bad content; I/O problems become diagnostics.

@@ -8,7 +8,13 @@
 #include "app/activities/exerciseview.h"
 #include "app/activities/quizview.h"
 #include "app/course/coursenavigator.h"
-#include "app/instructor/activityeditors.h"
+#include "app/instructor/activitykinds.h"
+#include "app/instructor/dragmatcheditor.h"
+#include "app/instructor/exerciseactivityeditor.h"
+#include "app/instructor/lessoneditor.h"
+#include "app/instructor/quizeditor.h"
+#include "app/instructor/spotthebugeditor.h"
+#include "app/instructor/stepthrougheditor.h"
 #include "app/instructor/exercise/exerciseeditor.h"
 #include "app/instructor/exercisewindow.h"
 #include "app/instructor/instructormode.h"
@@ -30,10 +36,13 @@
 #include <zip.h>
 
 #include "modules/course/loader.h"
+#include "modules/course/validate.h"
 #include "modules/course/writer.h"
 
 #include <fstream>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace tkm;
 namespace fs = std::filesystem;
@@ -163,6 +172,8 @@ private slots:
   void undoAndRedo();
   void unsavedChangePrompts();
   void validationErrorsOnTheirFields();
+  void validationWritesNoFile();
+  void everyKindHasAnEntry();
   void maliciousPacksAreRefused_data();
   void maliciousPacksAreRefused();
   void screenshots();
@@ -506,6 +517,82 @@ void TestInstructor::validationErrorsOnTheirFields()
   QVERIFY2(!page->hasErrors(), qPrintable(problemsText(page->problems())));
   QVERIFY(!quiz->choices()->property("tkmError").toBool());
   QVERIFY(!page->moduleTitleEdit()->property("tkmError").toBool());
+}
+
+// Validation runs on the model in memory: an error lands on its field while no file appears in the temporary
+// folder (TMPDIR, where a QTemporaryDir would go), the profile's packs or the module's own folder.
+void TestInstructor::validationWritesNoFile()
+{
+  QTemporaryDir profile, tmp;
+  Session s(profile.path());
+  QVERIFY(s.window.loadCourse(Session::root()));
+  s.mode->setActive(true);
+  app::InstructorPage *page = s.page();
+  const auto [m, a] = firstOfKind(*s.window.course(), course::ActivityKind::DragMatch);
+  QVERIFY(m >= 0);
+  emit s.window.navigator()->activityChosen(m, a);
+  auto *match = qobject_cast<app::DragMatchEditor *>(page->editor());
+  QVERIFY(match);
+  const fs::path moduleFolder = page->module().folder;
+  auto listing = [](const fs::path &folder) {
+    QStringList entries;
+    for (const auto &e : fs::recursive_directory_iterator(folder))
+      entries << QString::fromStdString(e.path().string() + " " +
+                                        std::to_string(e.is_regular_file() ? fs::file_size(e.path()) : 0));
+    entries.sort();
+    return entries;
+  };
+  const QStringList moduleBefore = listing(moduleFolder);
+
+  const QByteArray oldTmp = qgetenv("TMPDIR");
+  qputenv("TMPDIR", tmp.path().toLocal8Bit());
+  // A folder made and removed again within the call still shows as an event here.
+  const int watch = inotify_init1(IN_NONBLOCK);
+  QVERIFY(watch >= 0);
+  QVERIFY(inotify_add_watch(watch, tmp.path().toLocal8Bit().constData(), IN_CREATE | IN_MOVED_TO) >= 0);
+  match->targets()->item(0, 0)->setText(QStringLiteral("Not An Id")); // ids are [a-z0-9-]
+  const QList<app::FieldProblem> problems = page->validateNow();
+  char events[4096];
+  const ssize_t eventBytes = read(watch, events, sizeof events);
+  close(watch);
+  qputenv("TMPDIR", oldTmp);
+  QVERIFY2(eventBytes < 0, "validation created a file or folder in TMPDIR");
+
+  bool onField = false;
+  for (const auto &p : problems)
+    onField = onField || (p.activity == a && p.pointer == QStringLiteral("/targets/0/id") && p.error);
+  QVERIFY2(onField, qPrintable(problemsText(problems)));
+  QVERIFY(match->targets()->property("tkmError").toBool());
+  QVERIFY(!match->targets()->toolTip().isEmpty());
+  QVERIFY2(QDir(tmp.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).isEmpty(),
+           qPrintable(QDir(tmp.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).join(QLatin1Char(' '))));
+  QVERIFY(!QDir(profile.path() + QStringLiteral("/packs")).exists());
+  QCOMPARE(listing(moduleFolder), moduleBefore);
+}
+
+// The kinds table covers every kind: an editor, a preview of valid content, a new activity for the addable ones.
+void TestInstructor::everyKindHasAnEntry()
+{
+  QCOMPARE(app::activityKinds().size(), size_t(7));
+  for (const app::ActivityKindEntry &entry : app::activityKinds()) {
+    QVERIFY(!entry.displayName().isEmpty());
+    std::unique_ptr<app::ActivityEditor> editor(entry.createEditor(nullptr));
+    QVERIFY(editor);
+    QCOMPARE(entry.newActivity == nullptr, entry.kind == course::ActivityKind::Exercise);
+    if (!entry.newActivity)
+      continue;
+    const course::Activity fresh = entry.newActivity("fresh");
+    QCOMPARE(fresh.kind, entry.kind);
+    course::Module module = app::InstructorPage::newModuleTemplate("m", "M", 1);
+    module.activities.push_back(fresh);
+    const auto found = course::validate(module);
+    QVERIFY2(found.empty(), found.empty() ? "" : found.front().message.c_str());
+    editor->load(fresh);
+    app::ActivityContext context;
+    context.module = &module;
+    std::unique_ptr<app::ActivityView> preview(entry.createPreview(module.activities.back(), context, nullptr));
+    QVERIFY(preview);
+  }
 }
 
 void TestInstructor::maliciousPacksAreRefused_data()

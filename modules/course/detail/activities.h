@@ -30,7 +30,26 @@ bool loadActivityFile(const std::filesystem::path& moduleFolder, const std::file
 /// Spec errors are located in exercise.json by the JSON pointer the parser names.
 std::optional<Exercise> loadExerciseFolder(const std::filesystem::path& folder, std::vector<Diagnostic>& diagnostics);
 
+/// The model rules of one activity's content (validate.cpp): ids, counts, cross references, line ranges, non-empty
+/// text. Problems go to `out` at the JSON pointers of the activity's file; lesson pages are checked by their parser.
+void checkActivity(const Activity& activity, Reporter& out);
+
+/// The model rules of a module's own fields and activity list (module.json pointers).
+void checkModuleFields(const Module& module, Reporter& out);
+
+/// Passes model-rule problems on to a content file, except where a parse error of that file already spoke.
+class ModelRulesInto : public Reporter
+{
+public:
+    explicit ModelRulesInto(JsonFile& file) : m_file(file) {}
+    void add(const std::string& pointer, Severity severity, std::string message, bool atKey = false) override;
+    void missing(const std::string& object, const std::string& field, std::string message) override;
+
+private:
+    JsonFile& m_file;
+};
+
 /// Checks a step-through step's `state` against its diagram's fields (content-format.md table).
-void checkDiagramState(Diagram diagram, const nlohmann::json& state, JsonFile& file, const std::string& pointer);
+void checkDiagramState(Diagram diagram, const nlohmann::json& state, Reporter& file, const std::string& pointer);
 
 } // namespace tkm::course::detail

@@ -281,16 +281,42 @@ TextPosition JsonFile::position(const std::string& pointer, bool atKey) const
     return atKey ? m_index.key(pointer) : m_index.value(pointer);
 }
 
-void JsonFile::error(const std::string& pointer, std::string message, bool atKey)
+void Reporter::missing(const std::string& object, const std::string&, std::string message)
 {
-    const TextPosition pos = position(pointer, atKey);
-    m_diagnostics.push_back({m_file, pos.line, pos.column, Severity::Error, std::move(message)});
+    add(object, Severity::Error, std::move(message));
 }
 
-void JsonFile::warning(const std::string& pointer, std::string message)
+void Reporter::error(const std::string& pointer, std::string message, bool atKey)
 {
-    const TextPosition pos = position(pointer);
-    m_diagnostics.push_back({m_file, pos.line, pos.column, Severity::Warning, std::move(message)});
+    add(pointer, Severity::Error, std::move(message), atKey);
+}
+
+void Reporter::warning(const std::string& pointer, std::string message)
+{
+    add(pointer, Severity::Warning, std::move(message));
+}
+
+void JsonFile::add(const std::string& pointer, Severity severity, std::string message, bool atKey)
+{
+    const TextPosition pos = position(pointer, atKey);
+    m_diagnostics.push_back({m_file, pos.line, pos.column, severity, std::move(message)});
+    if (severity == Severity::Error) {
+        m_covered.push_back(pointer);
+    }
+}
+
+void JsonFile::missing(const std::string& object, const std::string& field, std::string message)
+{
+    const TextPosition pos = position(object);
+    m_diagnostics.push_back({m_file, pos.line, pos.column, Severity::Error, std::move(message)});
+    m_covered.push_back(field);
+}
+
+bool JsonFile::covered(const std::string& pointer) const
+{
+    return std::any_of(m_covered.begin(), m_covered.end(), [&](const std::string& c) {
+        return pointer.compare(0, c.size(), c) == 0 && (pointer.size() == c.size() || pointer[c.size()] == '/');
+    });
 }
 
 std::string jsonTypeName(const nlohmann::json& value)
@@ -316,7 +342,7 @@ std::string jsonTypeName(const nlohmann::json& value)
     }
 }
 
-ObjectReader::ObjectReader(JsonFile& file, const nlohmann::json& object, std::string pointer, std::string what)
+ObjectReader::ObjectReader(Reporter& file, const nlohmann::json& object, std::string pointer, std::string what)
     : m_file(file), m_pointer(std::move(pointer)), m_what(std::move(what))
 {
     if (object.is_object()) {
@@ -340,7 +366,8 @@ const nlohmann::json* ObjectReader::lookup(const char* key, bool required)
     const auto it = m_object->find(key);
     if (it == m_object->end()) {
         if (required) {
-            m_file.error(m_pointer, m_what + " is missing the required field \"" + std::string(key) + "\"");
+            m_file.missing(m_pointer, fieldPointer(key),
+                           m_what + " is missing the required field \"" + std::string(key) + "\"");
         }
         return nullptr;
     }

@@ -57,8 +57,24 @@ std::string pointerAppend(const std::string& pointer, std::size_t index);
 /// Reads a whole file into `out`; false when it cannot be opened.
 bool readTextFile(const std::filesystem::path& file, std::string& out);
 
+/// Where the problems of a JSON value go, located by JSON pointer: a content file (JsonFile maps pointers to
+/// lines) or the model rules' list (validate.cpp, which keeps the pointers).
+class Reporter
+{
+public:
+    virtual ~Reporter() = default;
+    /// Adds a problem at the value (or, with atKey, the key) of `pointer`.
+    virtual void add(const std::string& pointer, Severity severity, std::string message, bool atKey = false) = 0;
+    /// Adds the error that the required field `field` of the object at `object` is missing (located at the object).
+    virtual void missing(const std::string& object, const std::string& field, std::string message);
+    /// Adds an error (see add).
+    void error(const std::string& pointer, std::string message, bool atKey = false);
+    /// Adds a warning (see add).
+    void warning(const std::string& pointer, std::string message);
+};
+
 /// One parsed JSON file and the diagnostics sink its problems go to.
-class JsonFile
+class JsonFile : public Reporter
 {
 public:
     /// Reads and parses `file`; on failure adds a diagnostic (missing file, or syntax error with line/column)
@@ -70,10 +86,15 @@ public:
     const std::filesystem::path& path() const { return m_file; } ///< the file
     const std::string& text() const { return m_text; }           ///< raw text
 
-    /// Adds an error located at the value (or, with atKey, the key) of `pointer`.
-    void error(const std::string& pointer, std::string message, bool atKey = false);
-    /// Adds a warning located at the value of `pointer`.
-    void warning(const std::string& pointer, std::string message);
+    /// Adds a diagnostic located at the value (or, with atKey, the key) of `pointer`; an error also covers it.
+    void add(const std::string& pointer, Severity severity, std::string message, bool atKey = false) override;
+    /// Reports a missing field at its object and covers the field (not the object).
+    void missing(const std::string& object, const std::string& field, std::string message) override;
+    /// Whether an error was already reported at `pointer` or at a value that holds it: the model rules
+    /// (validate.cpp) stay quiet there, so one root cause gives one message.
+    bool covered(const std::string& pointer) const;
+    /// Makes covered() true for `pointer` and below without a message (a value that cannot be checked).
+    void cover(const std::string& pointer) { m_covered.push_back(pointer); }
     /// Position of the value at `pointer` (nearest existing ancestor).
     TextPosition position(const std::string& pointer, bool atKey = false) const;
     /// The diagnostics sink.
@@ -85,6 +106,7 @@ private:
     std::string m_text;
     nlohmann::json m_root;
     JsonPositionIndex m_index;
+    std::vector<std::string> m_covered;
     bool m_ok = false;
 };
 
@@ -97,7 +119,7 @@ class ObjectReader
 public:
     /// `what` names the object in messages ("module.json", "quiz question", …). Reports an error when the value
     /// at `pointer` is not an object (then every getter returns nothing).
-    ObjectReader(JsonFile& file, const nlohmann::json& object, std::string pointer, std::string what);
+    ObjectReader(Reporter& file, const nlohmann::json& object, std::string pointer, std::string what);
 
     bool valid() const { return m_object != nullptr; }       ///< the value is an object
     const std::string& pointer() const { return m_pointer; } ///< pointer of the object
@@ -127,7 +149,7 @@ private:
     const nlohmann::json* lookup(const char* key, bool required);
     void typeError(const char* key, const nlohmann::json& value, const char* expected);
 
-    JsonFile& m_file;
+    Reporter& m_file;
     const nlohmann::json* m_object = nullptr;
     std::string m_pointer;
     std::string m_what;

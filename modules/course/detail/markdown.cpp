@@ -2,6 +2,7 @@
 
 #include "modules/course/detail/json_file.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace tkm::course::detail {
@@ -210,30 +211,13 @@ bool isQuoteLine(std::string_view line)
     return !t.empty() && t.front() == '>';
 }
 
-} // namespace
-
-std::optional<Lesson> parseLessonText(std::string_view text, const std::filesystem::path& file,
-                                      std::vector<Diagnostic>& diags)
+// The callouts of body lines lines[first…] (line numbers are indices + 1); false when a callout is malformed.
+bool scanLessonBody(const std::vector<std::string_view>& lines, std::size_t first, const std::filesystem::path& file,
+                    std::vector<Callout>& callouts, std::vector<Diagnostic>& diags)
 {
-    const std::vector<std::string_view> lines = splitLines(text);
-    const std::optional<FrontMatter> fm = parseFrontMatter(lines, file, diags);
-    if (!fm) {
-        return std::nullopt;
-    }
-    Lesson lesson;
-    lesson.title = *fm->title;
-    lesson.minutes = fm->minutes;
-    lesson.bodyFirstLine = static_cast<int>(fm->bodyStart) + 1;
-    for (std::size_t i = fm->bodyStart; i < lines.size(); ++i) {
-        lesson.markdown.append(lines[i]);
-        if (i + 1 < lines.size()) {
-            lesson.markdown.push_back('\n');
-        }
-    }
-
     bool ok = true;
     std::string_view fence;
-    for (std::size_t i = fm->bodyStart; i < lines.size(); ++i) {
+    for (std::size_t i = first; i < lines.size(); ++i) {
         const std::string_view line = lines[i];
         const int lineNo = static_cast<int>(i) + 1;
         if (isFence(line, fence) || !fence.empty()) {
@@ -281,17 +265,52 @@ std::optional<Lesson> parseLessonText(std::string_view text, const std::filesyst
                                  " callout is empty: give it a title after the marker or \"> \" lines below it"});
             ok = false;
         }
-        lesson.callouts.push_back(std::move(callout));
+        callouts.push_back(std::move(callout));
         i = j - 1;
     }
     if (!fence.empty()) {
         diags.push_back({file, static_cast<int>(lines.size()), 0, Severity::Warning,
                          "a fenced code block (" + std::string(fence) + ") is still open at the end of the page"});
     }
-    if (!ok) {
+    return ok;
+}
+
+
+} // namespace
+
+std::optional<Lesson> parseLessonText(std::string_view text, const std::filesystem::path& file,
+                                      std::vector<Diagnostic>& diags)
+{
+    const std::vector<std::string_view> lines = splitLines(text);
+    const std::optional<FrontMatter> fm = parseFrontMatter(lines, file, diags);
+    if (!fm) {
+        return std::nullopt;
+    }
+    Lesson lesson;
+    lesson.title = *fm->title;
+    lesson.minutes = fm->minutes;
+    lesson.bodyFirstLine = static_cast<int>(fm->bodyStart) + 1;
+    for (std::size_t i = fm->bodyStart; i < lines.size(); ++i) {
+        lesson.markdown.append(lines[i]);
+        if (i + 1 < lines.size()) {
+            lesson.markdown.push_back('\n');
+        }
+    }
+
+    if (!scanLessonBody(lines, fm->bodyStart, file, lesson.callouts, diags)) {
         return std::nullopt;
     }
     return lesson;
+}
+
+bool scanLessonBody(std::string_view body, int firstLine, std::vector<Callout>& callouts,
+                    std::vector<Diagnostic>& diagnostics)
+{
+    // Blank lines in front put each body line at its page line, so positions match the page's.
+    std::vector<std::string_view> lines(static_cast<std::size_t>(std::max(firstLine, 1) - 1));
+    const std::vector<std::string_view> bodyLines = splitLines(body);
+    lines.insert(lines.end(), bodyLines.begin(), bodyLines.end());
+    return scanLessonBody(lines, static_cast<std::size_t>(std::max(firstLine, 1) - 1), {}, callouts, diagnostics);
 }
 
 std::optional<Lesson> loadLessonFile(const std::filesystem::path& file, std::vector<Diagnostic>& diags)

@@ -16,6 +16,11 @@ namespace tkm::course::detail {
 std::optional<Lesson> parseLessonText(std::string_view text, const std::filesystem::path& file,
                                       std::vector<Diagnostic>& diagnostics);
 
+/// Finds the callouts of a lesson body (Lesson::markdown) whose first line is page line `firstLine` [1-based];
+/// malformed or empty callouts go to `diagnostics` (no file, page lines) and are left out. False on an error.
+bool scanLessonBody(std::string_view body, int firstLine, std::vector<Callout>& callouts,
+                    std::vector<Diagnostic>& diagnostics);
+
 /// Reads `file` and parses it as a lesson page (a missing file is a diagnostic).
 std::optional<Lesson> loadLessonFile(const std::filesystem::path& file, std::vector<Diagnostic>& diagnostics);
 
