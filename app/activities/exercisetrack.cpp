@@ -74,13 +74,60 @@ TrackCode trackCode(const course::Exercise& exercise, Track track)
         code.solution = readText(exercise.spec->path(exercise.spec->triton->solution));
         code.fileName = QStringLiteral("kernel.py");
         code.language = QStringLiteral("python");
+        code.prompt = trackPrompt(exercise, track);
+        code.hints = trackHints(exercise, track);
         return code;
     }
     code.starter = qs(exercise.starter);
     code.solution = qs(exercise.solution);
     code.fileName = QStringLiteral("kernel.cu");
     code.language = QStringLiteral("cuda");
+    code.prompt = trackPrompt(exercise, Track::Cuda);
+    code.hints = trackHints(exercise, Track::Cuda);
     return code;
+}
+
+QString trackPrompt(const course::Exercise& exercise, Track track)
+{
+    if (track == Track::Cuda || !hasTritonTrack(exercise))
+        return qs(exercise.prompt);
+    if (!exercise.tritonPrompt.empty())
+        return qs(exercise.tritonPrompt);
+    return QStringLiteral("*") + promptNote() + QStringLiteral("*\n\n") + qs(exercise.prompt);
+}
+
+QStringList trackHints(const course::Exercise& exercise, Track track)
+{
+    QStringList hints;
+    const bool triton = track == Track::Triton && hasTritonTrack(exercise);
+    for (const std::string& h : triton ? exercise.tritonHints : exercise.hints)
+        hints << qs(h);
+    return hints;
+}
+
+QString promptNote()
+{
+    return tr("This task is written for the CUDA track; in Triton you write the same kernel as a @triton.jit "
+              "function.");
+}
+
+std::optional<Track> reportTrack(const QJsonObject& report)
+{
+    const QString language = report.value(QStringLiteral("language")).toString();
+    if (language == QLatin1String("triton") || language == QLatin1String("cuda"))
+        return parseTrack(language, Track::Cuda);
+    QStringList files;
+    for (const QJsonValue& v :
+         report.value(QStringLiteral("compile")).toObject().value(QStringLiteral("diagnostics")).toArray())
+        files << v.toObject().value(QStringLiteral("file")).toString();
+    files << report.value(QStringLiteral("fault")).toObject().value(QStringLiteral("file")).toString();
+    for (const QString& f : std::as_const(files)) {
+        if (f.endsWith(QLatin1String(".py")))
+            return Track::Triton;
+        if (f.endsWith(QLatin1String(".cu")) || f.endsWith(QLatin1String(".cuh")))
+            return Track::Cuda;
+    }
+    return std::nullopt;
 }
 
 QString trackCodePath(const QString& moduleId, const QString& activityId, Track track)
@@ -125,6 +172,20 @@ EditorDiagnostic faultDiagnostic(const QJsonObject& report)
     e.severity = QStringLiteral("error");
     e.message = fault.value(QStringLiteral("message")).toString();
     return e;
+}
+
+QList<EditorDiagnostic> trackDiagnostics(const QJsonObject& report, Track track, const QString& fileName,
+                                         const QString& source)
+{
+    const std::optional<Track> from = reportTrack(report);
+    if (from && *from != track)
+        return {};
+    QList<EditorDiagnostic> result = reportDiagnostics(report, fileName, source);
+    const EditorDiagnostic fault = faultDiagnostic(report);
+    const QString faultFile = report.value(QStringLiteral("fault")).toObject().value(QStringLiteral("file")).toString();
+    if (fault.line > 0 && (faultFile.isEmpty() || QFileInfo(faultFile).fileName() == fileName))
+        result.prepend(fault);
+    return result;
 }
 
 QString faultSummary(const QJsonObject& report)

@@ -9,6 +9,9 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringList>
+
+#include <optional>
 
 namespace tkm::course {
 struct Exercise;
@@ -35,9 +38,26 @@ struct TrackCode
     QString solution; ///< solution text
     QString fileName; ///< what the engine and the editor call the learner's file: "kernel.py" or "kernel.cu"
     QString language; ///< editor language: "python" or "cuda"
+    QString prompt;   ///< Markdown task of this track; a Triton track without its own prompt gets the CUDA one
+                      ///< under a one-line note (promptNote())
+    QStringList hints; ///< this track's hints (never the other track's)
 };
 
-/// The starter, solution and names of `track` of `exercise` (Triton files read from the exercise folder).
+/// The Markdown task of `track`: the Triton prompt, or (Triton track without one) the CUDA prompt under
+/// promptNote() in italics; the CUDA track's prompt otherwise.
+QString trackPrompt(const course::Exercise& exercise, Track track);
+/// The hints of `track` (Triton: the spec's "triton"/"hints", possibly none; never the CUDA hints).
+QStringList trackHints(const course::Exercise& exercise, Track track);
+
+/// The one-line note above a CUDA prompt shown in the Triton track (the exercise has no Triton prompt).
+QString promptNote();
+
+/// The track that produced `report`: its `language`, else the extension of the file its diagnostics or fault
+/// name (kernel.py / kernel.cu); nullopt when the report says neither.
+std::optional<Track> reportTrack(const QJsonObject& report);
+
+/// The starter, solution, prompt, hints and names of `track` of `exercise` (Triton files read from the exercise
+/// folder).
 TrackCode trackCode(const course::Exercise& exercise, Track track);
 
 /// Where the learner's code of `track` is kept: the CUDA file of paths.h's exerciseCodePath(), or its `.py`.
@@ -53,6 +73,11 @@ QList<EditorDiagnostic> reportDiagnostics(const QJsonObject& report, const QStri
 /// The fault of a report placed on its line (report `fault` with `line`: CPU interpreter or a GPU fault mapped
 /// through -lineinfo); line 0 when the fault has no line.
 EditorDiagnostic faultDiagnostic(const QJsonObject& report);
+
+/// What of `report` belongs on the editor of `track` (file `fileName`): nothing when the report came from the
+/// other track (reportTrack()), else the fault (first, when it has a line) and the diagnostics naming that file.
+QList<EditorDiagnostic> trackDiagnostics(const QJsonObject& report, Track track, const QString& fileName,
+                                         const QString& source);
 
 /// One line naming the fault's line, program and lane ("line 5, program (0, 0, 0), lane 1000: …"), or empty.
 QString faultSummary(const QJsonObject& report);

@@ -8,6 +8,7 @@
 #include "app/common/theme.h"
 #include "app/course/coursenavigator.h"
 #include "app/editor/codeview.h"
+#include "app/editor/editorsplit.h"
 #include "app/editor/generatedpane.h"
 #include "app/editor/kerneleditor.h"
 #include "app/engine/engineclient.h"
@@ -31,6 +32,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "modules/course/model.h"
@@ -60,7 +62,6 @@ ExerciseView::ExerciseView(const course::Activity& activity, const ActivityConte
     auto* left = new QSplitter(Qt::Vertical, splitter);
     m_prompt = new MarkdownView(left);
     m_prompt->setAccessibleName(tr("Task"));
-    m_prompt->setMarkdownText(ex ? qs(ex->prompt) : QString());
     m_hints = new MarkdownView(left);
     m_hints->setAccessibleName(tr("Hints"));
     m_hints->setFrameShape(QFrame::StyledPanel);
@@ -137,23 +138,22 @@ ExerciseView::ExerciseView(const course::Activity& activity, const ActivityConte
     actions->addStretch();
     rightLayout->addLayout(actions);
 
+    auto* editorSplit = new QSplitter(Qt::Vertical, right);
+    // The editor and, in the Triton track, what it became beside it (collapsible, the split remembered).
+    m_editor = new KernelEditor;
+    m_editor->setAccessibleName(tr("Kernel editor"));
+    m_generated = new GeneratedCodePane;
+    m_codeSplit = new EditorSplit(m_editor, m_generated, editorSplit);
+    auto* fileRow = new QHBoxLayout;
     m_fileLabel = new QLabel(right);
     m_fileLabel->setTextFormat(Qt::PlainText);
-    rightLayout->addWidget(m_fileLabel);
-    auto* editorSplit = new QSplitter(Qt::Vertical, right);
-    // The editor and, in the Triton track, what it became beside it.
-    auto* codeSplit = new QSplitter(Qt::Horizontal, editorSplit);
-    m_editor = new KernelEditor(codeSplit);
-    m_editor->setAccessibleName(tr("Kernel editor"));
-    m_generated = new GeneratedCodePane(codeSplit);
-    codeSplit->addWidget(m_editor);
-    codeSplit->addWidget(m_generated);
-    codeSplit->setStretchFactor(0, 3);
-    codeSplit->setStretchFactor(1, 2);
+    fileRow->addWidget(m_fileLabel, 1);
+    fileRow->addWidget(m_codeSplit->toggleButton());
+    rightLayout->addLayout(fileRow);
     m_diagnostics = new QListWidget(editorSplit);
     m_diagnostics->setAccessibleName(tr("Compile problems"));
     m_diagnostics->hide();
-    editorSplit->addWidget(codeSplit);
+    editorSplit->addWidget(m_codeSplit);
     editorSplit->addWidget(m_diagnostics);
     editorSplit->setStretchFactor(0, 4);
     editorSplit->setStretchFactor(1, 1);
@@ -171,10 +171,6 @@ ExerciseView::ExerciseView(const course::Activity& activity, const ActivityConte
     layout->addWidget(splitter, 1);
 
     loadTrackCode();
-    m_hintsShown = 0;
-    const int storedHints = storedValue(QStringLiteral("hints_shown"), 0).toInt();
-    for (int i = 0; i < storedHints; ++i)
-        showNextHint();
 
     m_saveTimer = new QTimer(this);
     m_saveTimer->setSingleShot(true);
@@ -234,7 +230,6 @@ ExerciseView::ExerciseView(const course::Activity& activity, const ActivityConte
             }
         });
     }
-    updateHintButton();
     if (passed()) {
         m_verdict->setText(tr("You passed this exercise before. Run again to see your figures."));
         m_compare->setEnabled(true);
@@ -297,9 +292,29 @@ void ExerciseView::loadTrackCode()
     m_editor->setModified(false);
     m_editor->clearDiagnostics();
     m_editor->setHighlightedLines({});
-    m_generated->setVisible(m_track == Track::Triton);
+    m_codeSplit->setPaneAvailable(m_track == Track::Triton);
     if (m_track == Track::Triton)
         refreshGenerated();
+    m_prompt->setMarkdownText(files.prompt);
+    m_prompt->moveCursor(QTextCursor::Start);
+    restoreHints();
+}
+
+QString ExerciseView::hintsKey() const
+{
+    // The CUDA track keeps the key of the time before tracks had hints of their own.
+    return m_track == Track::Cuda ? QStringLiteral("hints_shown") : QStringLiteral("triton/hints_shown");
+}
+
+void ExerciseView::restoreHints()
+{
+    m_hintsShown = 0;
+    m_hints->clear();
+    m_hints->hide();
+    const int stored = storedValue(hintsKey(), 0).toInt();
+    for (int i = 0; i < stored; ++i)
+        showNextHint();
+    updateHintButton();
 }
 
 bool ExerciseView::setTrack(Track track)
@@ -316,9 +331,10 @@ bool ExerciseView::setTrack(Track track)
     if (m_tritonButton)
         (track == Track::Triton ? m_tritonButton : m_cudaButton)->setChecked(true);
     loadTrackCode();
-    m_diagnostics->clear();
-    m_diagnostics->hide();
-    m_verdict->clear();
+    // This track's own last run: its verdict and diagnostics come back, the other track's stay with it.
+    applyDiagnostics();
+    const QJsonObject& report = m_runs[static_cast<int>(track)].report;
+    m_verdict->setText(report.isEmpty() ? QString() : verdictLine(report));
     delete m_solutionDialog; // it shows the other track's solution
     m_solutionDialog = nullptr;
     return true;
@@ -438,28 +454,39 @@ void ExerciseView::onFinished(int jobId, const QJsonObject& report)
         return;
     m_jobId = 0;
     m_run->setEnabled(true);
-    m_lastReport = report;
     if (ActivityStateStore* store = context().states)
         store->recordKernelRun(moduleId(), activityId(), m_runSource, m_runMeta, report);
-    applyDiagnostics(report);
-    const QString verdict = report.value(QStringLiteral("verdict")).toString();
-    m_verdict->setText(verdictLine(report));
-    if (verdict == QLatin1String("pass")) {
+    showReport(report, m_runSource);
+    if (report.value(QStringLiteral("verdict")).toString() == QLatin1String("pass")) {
         storeValue(QStringLiteral("passed"), true);
         m_compare->setEnabled(true);
         markDone();
     }
 }
 
-void ExerciseView::applyDiagnostics(const QJsonObject& report)
+void ExerciseView::showReport(const QJsonObject& report, const QString& source)
+{
+    const Track from = reportTrack(report).value_or(m_track);
+    TrackRun& run = m_runs[static_cast<int>(from)];
+    run.report = report;
+    run.source = source.isEmpty() && from == m_track ? m_editor->text() : source;
+    run.meta = from == m_track ? m_runMeta : QList<QPair<QString, qint64>>{};
+    if (from != m_track)
+        return; // kept for when the learner switches back
+    applyDiagnostics();
+    m_verdict->setText(verdictLine(report));
+}
+
+void ExerciseView::applyDiagnostics()
 {
     m_diagnostics->clear();
     const auto* ex = activity().as<course::Exercise>();
+    const TrackRun& run = m_runs[static_cast<int>(m_track)];
     const QString fileName = ex ? trackCode(*ex, m_track).fileName : QStringLiteral("kernel.cu");
-    QList<EditorDiagnostic> inEditor = reportDiagnostics(report, fileName, m_runSource);
-    if (m_track == Track::Triton && ex) {
+    QList<EditorDiagnostic> inEditor = trackDiagnostics(run.report, m_track, fileName, run.source);
+    if (m_track == Track::Triton && ex && !inEditor.isEmpty()) {
         // The engine ran our own checker: run it here too for the ranges to underline and the notes to hover.
-        const QList<EditorDiagnostic> detailed = lowerTriton(*ex->spec, m_runSource, m_runMeta).diagnostics;
+        const QList<EditorDiagnostic> detailed = lowerTriton(*ex->spec, run.source, run.meta).diagnostics;
         for (EditorDiagnostic& d : inEditor)
             for (const EditorDiagnostic& full : detailed)
                 if (full.line == d.line && full.column == d.column && d.message.startsWith(full.message)) {
@@ -468,9 +495,6 @@ void ExerciseView::applyDiagnostics(const QJsonObject& report)
                     d.message = full.message;
                 }
     }
-    const EditorDiagnostic fault = faultDiagnostic(report);
-    if (fault.line > 0)
-        inEditor.prepend(fault);
     for (const EditorDiagnostic& e : std::as_const(inEditor)) {
         QString text = e.column > 0 ? tr("Line %1, column %2 — %3: %4").arg(e.line).arg(e.column).arg(e.severity,
                                                                                                      e.message)
@@ -521,17 +545,18 @@ QString ExerciseView::verdictLine(const QJsonObject& report) const
 bool ExerciseView::showNextHint()
 {
     const auto* ex = activity().as<course::Exercise>();
-    if (!ex || m_hintsShown >= static_cast<int>(ex->hints.size()))
+    const QStringList hints = ex ? trackHints(*ex, m_track) : QStringList();
+    if (m_hintsShown >= hints.size())
         return false;
     ++m_hintsShown;
     QString text;
     for (int i = 0; i < m_hintsShown; ++i)
-        text += QStringLiteral("**") + tr("Hint %1 of %2").arg(i + 1).arg(ex->hints.size()) + QStringLiteral("** — ") +
-                qs(ex->hints[i]) + QStringLiteral("\n\n");
+        text += QStringLiteral("**") + tr("Hint %1 of %2").arg(i + 1).arg(hints.size()) + QStringLiteral("** — ") +
+                hints[i] + QStringLiteral("\n\n");
     m_hints->setMarkdownText(text);
     m_hints->show();
-    if (m_hintsShown > storedValue(QStringLiteral("hints_shown"), 0).toInt()) { // a new hint, not a restored one
-        storeValue(QStringLiteral("hints_shown"), m_hintsShown);
+    if (m_hintsShown > storedValue(hintsKey(), 0).toInt()) { // a new hint, not a restored one
+        storeValue(hintsKey(), m_hintsShown);
         if (ActivityStateStore* store = context().states)
             store->recordHelpView(moduleId(), activityId(), false, m_hintsShown - 1);
     }
@@ -542,7 +567,7 @@ bool ExerciseView::showNextHint()
 void ExerciseView::updateHintButton()
 {
     const auto* ex = activity().as<course::Exercise>();
-    const int total = ex ? static_cast<int>(ex->hints.size()) : 0;
+    const int total = ex ? static_cast<int>(trackHints(*ex, m_track).size()) : 0;
     m_hint->setText(m_hintsShown < total ? tr("&Hint (%1 of %2)").arg(m_hintsShown + 1).arg(total)
                                          : tr("No more &hints"));
     m_hint->setEnabled(m_hintsShown < total);

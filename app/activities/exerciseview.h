@@ -13,6 +13,8 @@
 #include <QList>
 #include <QPair>
 
+#include <array>
+
 class QComboBox;
 class QDialog;
 class QLabel;
@@ -24,6 +26,7 @@ class QTimer;
 namespace tkm::app {
 
 class AutotunePanel;
+class EditorSplit;
 class GeneratedCodePane;
 class KernelEditor;
 class MarkdownView;
@@ -57,8 +60,12 @@ public:
   void saveNow();
   /// The file the code is saved in.
   QString codePath() const { return m_codePath; }
-  /// The last report of this view's runs.
-  const QJsonObject &lastReport() const { return m_lastReport; }
+  /// The last report of this view's runs in the track shown.
+  const QJsonObject &lastReport() const { return m_runs[static_cast<int>(m_track)].report; }
+  /// Shows a run report of `source`: its verdict and diagnostics belong to the track that produced it
+  /// (reportTrack(); the shown track when the report names none) and reach the editor only while that track is
+  /// shown; each track keeps its own last report across switches.
+  void showReport(const QJsonObject &report, const QString &source = QString());
   /// Whether the exercise has been passed (this session or before).
   bool passed() const;
   /// The verdict line under the editor.
@@ -71,10 +78,14 @@ public:
   bool setTrack(Track track);
   /// The Generated CUDA / PTX / SASS pane (hidden in the CUDA track).
   GeneratedCodePane *generatedPane() const { return m_generated; }
+  /// The editor | generated-code split (its toggle collapses the pane).
+  EditorSplit *codeSplit() const { return m_codeSplit; }
   /// Lowers the editor's Triton kernel now and shows it in the pane (also done 0.5 s after each edit).
   void refreshGenerated();
-  /// The prompt view.
+  /// The prompt view (the track's prompt: Triton prompt, or the CUDA one under a note, or the CUDA prompt).
   MarkdownView *promptView() const { return m_prompt; }
+  /// The hints shown so far (this track's).
+  MarkdownView *hintsView() const { return m_hints; }
 
   bool canRun() const override { return true; }
   void run() override { runKernel(); }
@@ -87,7 +98,9 @@ public:
 private:
   void onFinished(int jobId, const QJsonObject &report);
   void onStarted(int jobId);
-  void applyDiagnostics(const QJsonObject &report);
+  void applyDiagnostics();
+  void restoreHints();
+  QString hintsKey() const;
   void updateHintButton();
   void runSolutionForComparison();
   QWidget *makeTrackSwitch(QWidget *parent);
@@ -108,13 +121,20 @@ private:
   QTimer *m_saveTimer = nullptr;
   QTimer *m_lowerTimer = nullptr;
   GeneratedCodePane *m_generated = nullptr;
+  EditorSplit *m_codeSplit = nullptr;
   QLabel *m_fileLabel = nullptr;
   QPushButton *m_tritonButton = nullptr;
   QPushButton *m_cudaButton = nullptr;
   Track m_track = Track::Cuda;
   QDialog *m_solutionDialog = nullptr;
   QString m_codePath;
-  QJsonObject m_lastReport;
+  /// The last run of one track: its report and what was run.
+  struct TrackRun {
+    QJsonObject report;
+    QString source;
+    QList<QPair<QString, qint64>> meta;
+  };
+  std::array<TrackRun, 2> m_runs; ///< indexed by Track
   QString m_runSource;                   ///< source of the run in flight (recorded with its report)
   QList<QPair<QString, qint64>> m_runMeta; ///< its meta-parameters
   int m_jobId = 0;

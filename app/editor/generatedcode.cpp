@@ -2,18 +2,14 @@
 
 #include "app/common/qtconvert.h"
 
-#include <QDir>
 #include <QFileInfo>
-#include <QProcess>
 #include <QRegularExpression>
-#include <QStandardPaths>
 #include <QStringList>
-#include <QTemporaryDir>
 
 #include <algorithm>
 
-#include "engine/common/paths.h"
 #include "engine/compile/compiler.h"
+#include "engine/compile/sass.h"
 #include "engine/problem/instance.h"
 #include "engine/problem/spec.h"
 #include "engine/runner/triton_binding.h"
@@ -76,14 +72,6 @@ MappedListing kernelListing(const triton::lower::Lowered& lowered)
     }
     out.text = shown.join(QLatin1Char('\n'));
     return out;
-}
-
-QString findTool(const QString& name)
-{
-    const QString inToolkit = QDir(qs(engine::cudaRoot() / "bin")).filePath(name);
-    if (QFileInfo(inToolkit).isExecutable())
-        return inToolkit;
-    return QStandardPaths::findExecutable(name);
 }
 
 // The NVRTC request for the lowered translation unit: PTX for compute_<cc>, or a CUBIN for sm_<cc>.
@@ -216,11 +204,8 @@ MappedListing ptxOf(const TritonLowering& lowering, int cc)
 MappedListing sassOf(const TritonLowering& lowering, int cc)
 {
     MappedListing out;
-    const QString nvdisasm = findTool(QStringLiteral("nvdisasm"));
-    if (nvdisasm.isEmpty()) {
-        out.message = QObject::tr("SASS needs nvdisasm from the CUDA toolkit, which is not installed here (looked in "
-                                  "%1 and PATH). PTX is in the next tab.")
-                          .arg(qs(engine::cudaRoot() / "bin"));
+    if (compile::findNvdisasm().empty()) {
+        out.message = qs(compile::disassemble({}, kTritonFile.toStdString()).error().message);
         return out;
     }
     if (!lowering.ok) {
@@ -232,30 +217,20 @@ MappedListing sassOf(const TritonLowering& lowering, int cc)
         out.message = QObject::tr("The generated CUDA did not compile to a CUBIN.");
         return out;
     }
-    QTemporaryDir dir;
-    QFile cubin(dir.filePath(QStringLiteral("kernel.cubin")));
-    if (!dir.isValid() || !cubin.open(QIODevice::WriteOnly) ||
-        cubin.write(compiled->cubin.data(), static_cast<qint64>(compiled->cubin.size())) < 0) {
-        out.message = QObject::tr("The CUBIN could not be written to a temporary file.");
+    const auto sass = compile::disassemble(compiled->cubin, kTritonFile.toStdString());
+    if (!sass) {
+        out.message = qs(sass.error().message);
         return out;
     }
-    cubin.close();
-    QProcess process;
-    process.start(nvdisasm, {QStringLiteral("-g"), QStringLiteral("-c"), cubin.fileName()});
-    if (!process.waitForFinished(20000) || process.exitCode() != 0) {
-        out.message = QObject::tr("nvdisasm failed: %1").arg(QString::fromUtf8(process.readAllStandardError()));
-        return out;
+    out.text = qs(sass->text);
+    for (const int line : sass->sourceLineOf)
+        out.tritonLineOf.append(line);
+    // A trailing newline gives no row in the editor.
+    while (out.text.endsWith(QLatin1Char('\n'))) {
+        out.text.chop(1);
+        if (out.tritonLineOf.size() > out.text.count(QLatin1Char('\n')) + 1)
+            out.tritonLineOf.removeLast();
     }
-    // nvdisasm -g writes `//## File "kernel.py", line 5` before the instructions of each line.
-    static const QRegularExpression lineComment(QStringLiteral("//## File \"([^\"]*)\", line (\\d+)"));
-    int current = 0;
-    const QStringList lines = QString::fromUtf8(process.readAllStandardOutput()).split(QLatin1Char('\n'));
-    for (const QString& line : lines) {
-        if (const auto m = lineComment.match(line); m.hasMatch())
-            current = QFileInfo(m.captured(1)).fileName() == kTritonFile ? m.captured(2).toInt() : 0;
-        out.tritonLineOf.append(current);
-    }
-    out.text = lines.join(QLatin1Char('\n'));
     return out;
 }
 

@@ -53,8 +53,8 @@ TritonLowering lowerTriton(const problem::ExerciseSpec& spec, const QString& sou
 /// Blocking (an NVRTC compile); safe off the UI thread.
 MappedListing ptxOf(const TritonLowering& lowering, int cc = 90);
 
-/// SASS of `lowering` through nvdisasm (-g: line info), when the CUDA toolkit has it; otherwise a listing whose
-/// message says what is missing. Blocking.
+/// SASS of `lowering` through compile::disassemble() (nvdisasm -g, engine/compile/sass.h), when the CUDA toolkit
+/// has nvdisasm; otherwise a listing whose message says what is missing. Blocking.
 MappedListing sassOf(const TritonLowering& lowering, int cc = 90);
 
 /// Maps PTX text to Triton lines: `.file` entries naming `fileName` and the `.loc` before each instruction.

@@ -76,6 +76,14 @@ QString versusSolution(const ExerciseRow& e)
     return QStringLiteral("%1×").arg(ratio, 0, 'f', 2);
 }
 
+/// The track of the best run ("Triton" / "CUDA"), else every track the runs used, newest first; "—" without runs.
+QString exerciseTrack(const ExerciseRow& e)
+{
+    if (e.best)
+        return e.best->track == "triton" ? QStringLiteral("Triton") : QStringLiteral("CUDA");
+    return e.tracks.isEmpty() ? dash() : e.tracks.join(QStringLiteral(", "));
+}
+
 const char* kStyle =
     "body{font-family:sans-serif;font-size:9pt;color:#111}"
     "h1{font-size:18pt;margin-bottom:4px}h2{font-size:13pt;margin-top:18px;border-bottom:1px solid "
@@ -139,9 +147,9 @@ QString ReportExporter::html(bool embedImages) const
     // Every column gets its share of the width: with nine columns QTextDocument would otherwise squeeze the titles.
     out << "<h2>" << esc(tr("Exercises")) << "</h2><table width=\"100%\" cellspacing=\"0\"><tr>";
     const std::pair<const char*, int> exerciseColumns[] = {
-        {"Exercise", 19},        {"Runs", 6},       {"Status", 9},
-        {"Best time", 10},       {"Bandwidth", 13}, {"% of ceiling", 10},
-        {"DRAM efficiency", 11}, {"Solution", 10},  {"vs solution", 12}};
+        {"Exercise", 17},       {"Runs", 6},       {"Status", 8},          {"Track", 8},
+        {"Best time", 9},       {"Bandwidth", 12}, {"% of ceiling", 9},    {"DRAM efficiency", 10},
+        {"Solution", 9},        {"vs solution", 12}};
     for (const auto& [title, percent] : exerciseColumns)
         out << "<th width=\"" << percent << "%\">" << esc(tr(title)) << "</th>";
     out << "</tr>";
@@ -149,8 +157,7 @@ QString ReportExporter::html(bool embedImages) const
         const auto& b = e.best;
         out << "<tr><td>" << esc(e.title) << "</td><td class=\"n\">" << e.runs << "</td><td class=\"t\">"
             << esc(e.passed ? tr("Passed") : (e.runs ? verdictText(e.lastVerdict) : tr("Not tried")))
-            << (e.tracks.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(esc(e.tracks.join(QStringLiteral(", ")))))
-            << "</td><td class=\"n\">" << (b && b->medianMs ? formatMs(*b->medianMs) : dash())
+            << "</td><td class=\"t\">" << esc(exerciseTrack(e)) << "</td><td class=\"n\">" << (b && b->medianMs ? formatMs(*b->medianMs) : dash())
             << "</td><td class=\"n\">" << (b && b->achievedGbps ? formatGbps(*b->achievedGbps) : dash())
             << "</td><td class=\"n\">" << (b ? optPercent(b->ceilingFraction()) : dash()) << "</td><td class=\"n\">"
             << (b ? optPercent(b->dramEfficiency()) : dash()) << "</td><td class=\"n\">"

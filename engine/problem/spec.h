@@ -200,6 +200,8 @@ struct TritonTrack
     std::map<std::string, TritonMeta> meta; ///< extra constexprs of this track
     std::string starter;                    ///< relative path (.py)
     std::string solution;                   ///< relative path (.py)
+    std::string prompt;                     ///< relative path of the Markdown prompt for this track; empty: none
+    std::vector<std::string> hints;         ///< Markdown hints of this track, shown one at a time
     TritonReference reference;              ///< float64 judge in Triton
     std::vector<Bug> bugs;                  ///< Triton bug variants
 };

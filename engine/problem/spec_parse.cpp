@@ -195,6 +195,18 @@ std::string SpecParser::file(const json& j, const std::string& ptr) const
     return s;
 }
 
+std::vector<std::string> SpecParser::stringList(const json& j, const std::string& ptr) const
+{
+    if (!j.is_array()) {
+        fail(ptr, "must be an array of strings");
+    }
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < j.size(); ++i) {
+        out.push_back(string(j[i], child(ptr, i)));
+    }
+    return out;
+}
+
 DType SpecParser::dtype(const json& j, const std::string& ptr) const
 {
     const auto s = string(j, ptr);
@@ -250,12 +262,7 @@ ExerciseSpec SpecParser::parse(const json& root)
         spec.reference.kernel = identifier(required(r, "/reference", "kernel"), "/reference/kernel");
     }
     if (const json* h = optional(root, "hints")) {
-        if (!h->is_array()) {
-            fail("/hints", "must be an array of strings");
-        }
-        for (std::size_t i = 0; i < h->size(); ++i) {
-            spec.hints.push_back(string((*h)[i], child("/hints", i)));
-        }
+        spec.hints = stringList(*h, "/hints");
     }
     const json& params = required(root, "", "params");
     if (!params.is_array() || params.empty()) {

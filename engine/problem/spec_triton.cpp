@@ -66,7 +66,7 @@ std::map<std::string, TritonMeta> SpecParser::tritonMeta(const json& j, const st
 TritonTrack SpecParser::tritonTrack(const json& j, const std::string& ptr, const ExerciseSpec& spec) const
 {
     requireObject(j, ptr);
-    checkKeys(j, ptr, {"kernel", "params", "meta", "starter", "solution", "reference", "bugs"});
+    checkKeys(j, ptr, {"kernel", "params", "meta", "starter", "solution", "prompt", "hints", "reference", "bugs"});
     TritonTrack t;
     t.kernel = spec.kernel;
     if (const json* k = optional(j, "kernel")) {
@@ -80,6 +80,12 @@ TritonTrack SpecParser::tritonTrack(const json& j, const std::string& ptr, const
     }
     t.starter = pyFile(required(j, ptr, "starter"), child(ptr, "starter"));
     t.solution = pyFile(required(j, ptr, "solution"), child(ptr, "solution"));
+    if (const json* p = optional(j, "prompt")) {
+        t.prompt = file(*p, child(ptr, "prompt"));
+    }
+    if (const json* h = optional(j, "hints")) {
+        t.hints = stringList(*h, child(ptr, "hints"));
+    }
     {
         const std::string rp = child(ptr, "reference");
         const json& r = required(j, ptr, "reference");

@@ -136,6 +136,8 @@ void compare(Diff& d, const std::string& w, const Exercise& a, const Exercise& b
     d.field(w, "starter", a.starter, b.starter);
     d.field(w, "solution", a.solution, b.solution);
     d.field(w, "hints", a.hints, b.hints);
+    d.field(w, "Triton prompt", a.tritonPrompt, b.tritonPrompt);
+    d.field(w, "Triton hints", a.tritonHints, b.tritonHints);
 }
 
 } // namespace

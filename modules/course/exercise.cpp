@@ -32,6 +32,7 @@ void reportSpecError(JsonFile& file, const std::string& message)
     file.error(pointer, pointer.empty() ? rest : pointer + ": " + rest);
 }
 
+// `field` is the JSON pointer of the path without its leading '/' ("prompt", "triton/prompt").
 bool readExerciseText(JsonFile& file, const problem::ExerciseSpec& spec, const std::string& rel, const char* field,
                       std::string& out)
 {
@@ -56,6 +57,9 @@ std::vector<SpecFile> specFiles(const problem::ExerciseSpec& spec)
                                    {spec.starter, "/starter"},
                                    {spec.solution, "/solution"},
                                    {spec.reference.file, "/reference/file"}};
+    if (spec.triton && !spec.triton->prompt.empty()) {
+        files.push_back({spec.triton->prompt, "/triton/prompt", false});
+    }
     if (spec.firstStep) {
         files.push_back({spec.firstStep->file, "/first_step/file"});
     }
@@ -144,6 +148,12 @@ std::optional<Exercise> loadExerciseFolder(const fs::path& folder, std::vector<D
     bool ok = readExerciseText(file, *spec, spec->prompt, "prompt", exercise.prompt);
     ok = readExerciseText(file, *spec, spec->starter, "starter", exercise.starter) && ok;
     ok = readExerciseText(file, *spec, spec->solution, "solution", exercise.solution) && ok;
+    if (spec->triton) {
+        exercise.tritonHints = spec->triton->hints;
+        if (!spec->triton->prompt.empty()) {
+            ok = readExerciseText(file, *spec, spec->triton->prompt, "triton/prompt", exercise.tritonPrompt) && ok;
+        }
+    }
     if (!ok) {
         return std::nullopt;
     }

@@ -193,7 +193,9 @@ struct Exercise
     std::string solution;               ///< solution source (shown on request)
     std::filesystem::path starterFile;  ///< path of the starter source
     std::filesystem::path solutionFile; ///< path of the solution source
-    std::vector<std::string> hints;     ///< Markdown, shown one at a time
+    std::vector<std::string> hints;     ///< Markdown, shown one at a time (the CUDA track's)
+    std::string tritonPrompt;           ///< Markdown of the Triton track's prompt ("triton"/"prompt"); empty: none
+    std::vector<std::string> tritonHints; ///< the Triton track's hints ("triton"/"hints"), shown one at a time
     std::vector<ExerciseMeta> meta;     ///< meta-parameters in spec order
     bool autotune = false;              ///< the spec has an `autotune` block (learner lists configurations)
     std::shared_ptr<const problem::ExerciseSpec> spec; ///< the full parsed spec (engine/problem/spec.h), never null

@@ -44,7 +44,7 @@ engine::Status writeModule(const Module& module, const std::filesystem::path& de
 /// explanation differs"); "" when they hold the same content. Compares every field the writer writes and ignores
 /// paths (Module::folder, Activity::source, listings' files), Markdown line numbers and the callout list (parsed
 /// from the Markdown, which is compared). For exercises, compares
-/// the spec id, title, prompt, starter, solution and hints.
+/// the spec id, title, prompt, starter, solution and hints, and the Triton track's prompt and hints.
 std::string contentDifference(const Module& a, const Module& b);
 
 /// The JSON pointer ("/questions/1/choices/0/explanation") of the key or value that starts at `line`, `column`

@@ -112,13 +112,14 @@ struct CsvRow
     int64_t atMs = 0;
     int64_t id = 0;
     std::string kind, moduleId, activityId, item, correct, score, verdict, medianMs, gbps, readBytes, storedBytes,
-        device, seconds, detail;
+        device, seconds, detail, track;
 
     std::string line() const
     {
         const std::string fields[] = {
-            kind,    std::to_string(id), moduleId, activityId, item,        formatUtc(atMs), correct, score,
-            verdict, medianMs,           gbps,     readBytes,  storedBytes, device,          seconds, detail};
+            kind,    std::to_string(id), moduleId,  activityId, item,        formatUtc(atMs), correct, score,
+            verdict, medianMs,           gbps,      readBytes,  storedBytes, device,          seconds, detail,
+            track};
         std::string out;
         for (size_t i = 0; i < std::size(fields); ++i) {
             out += i == 0 ? csvField(fields[i]) : "," + csvField(fields[i]);
@@ -169,7 +170,7 @@ std::string formatUtc(int64_t atMs)
 std::string_view csvHeader()
 {
     return "kind,id,module_id,activity_id,item,time_utc,correct,score,verdict,median_ms,achieved_gbps,"
-           "dram_read_bytes,stored_bytes,device,seconds,detail";
+           "dram_read_bytes,stored_bytes,device,seconds,detail,track";
 }
 
 Expected<std::string> exportCsv(const Store& store)
@@ -220,6 +221,7 @@ Expected<std::string> exportCsv(const Store& store)
         r.storedBytes = optText(k.storedBytes);
         r.device = k.device;
         r.detail = k.meta.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        r.track = k.track;
         rows.push_back(std::move(r));
     }
     for (const TimeSpan& t : snap->spans) {

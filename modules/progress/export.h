@@ -21,7 +21,7 @@ struct ExportOptions
 
 /// The CSV header row (without the line end); every row has these columns, empty where they do not apply:
 /// kind,id,module_id,activity_id,item,time_utc,correct,score,verdict,median_ms,achieved_gbps,dram_read_bytes,
-/// stored_bytes,device,seconds,detail
+/// stored_bytes,device,seconds,detail,track (`track`: "triton" or "cuda" for kernel-run rows)
 std::string_view csvHeader();
 
 /// All records as RFC 4180 CSV (CRLF line ends, fields with comma, quote or line break quoted), oldest first.

@@ -17,12 +17,15 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
+
+#include "engine/problem/spec.h"
 
 using namespace tkm;
 using app::ExerciseEditor;
@@ -328,6 +331,46 @@ private slots:
     QString error;
     QVERIFY2(editor.save(&error), qPrintable(error));
     QVERIFY(readAll(copy + QStringLiteral("/solution.py")).contains("tl.arange(0, 1000)"));
+  }
+
+  // Both tracks' prompts and hints are edited: the Triton section has its own prompt file (a Markdown tab that
+  // starts from the CUDA prompt) and its own hints; saving writes both and the spec parses.
+  void tritonPromptAndHintsAreEdited()
+  {
+    QTemporaryDir tmp;
+    ExerciseEditor editor;
+    const QString copy = openVectorAdd(editor, tmp);
+    QVERIFY(!copy.isEmpty());
+    QVERIFY(editor.sourceEditor(QStringLiteral("prompt.md"))); // the CUDA prompt has its tab too
+    QVERIFY(editor.form()->fieldWidget(QStringLiteral("/triton/hints")));
+    // The content may have a Triton prompt by now: start from a spec without one.
+    const bool hadPrompt = editor.sourceEditor(QStringLiteral("prompt-triton.md")) != nullptr;
+    editor.setSpecValue("/triton/prompt", SpecJson(SpecJson::value_t::discarded));
+    editor.setSpecValue("/triton/hints", SpecJson(SpecJson::value_t::discarded));
+    QVERIFY(!editor.sourceEditor(QStringLiteral("prompt-triton.md")));
+    commitLine(editor.form()->fieldWidget(QStringLiteral("/triton/prompt")), QStringLiteral("prompt-triton.md"));
+    tkm::app::KernelEditor *prompt = editor.sourceEditor(QStringLiteral("prompt-triton.md"));
+    QVERIFY(prompt);
+    if (!hadPrompt) // a new Triton prompt starts from the CUDA one
+      QCOMPARE(prompt->text().toUtf8(), readAll(copy + QStringLiteral("/prompt.md")));
+    bool labelled = false;
+    for (QTabWidget *tabs : editor.findChildren<QTabWidget *>())
+      for (int i = 0; i < tabs->count(); ++i)
+        labelled = labelled || (tabs->tabText(i) == QStringLiteral("Triton prompt") &&
+                                tabs->widget(i) == prompt);
+    QVERIFY(labelled);
+    prompt->setText(QStringLiteral("# Vector add in Triton\n\nOne program per tile.\n"));
+    editor.setSpecValue("/triton/hints", SpecJson::array({"`pid = tl.program_id(0)`", "mask both"}));
+    QString error;
+    QVERIFY2(editor.save(&error), qPrintable(error));
+    QCOMPARE(readAll(copy + QStringLiteral("/prompt-triton.md")), QByteArray("# Vector add in Triton\n\nOne program per tile.\n"));
+    const auto spec = nlohmann::json::parse(readAll(copy + QStringLiteral("/exercise.json")).toStdString());
+    QCOMPARE(QString::fromStdString(spec["triton"]["prompt"].get<std::string>()), QStringLiteral("prompt-triton.md"));
+    QCOMPARE(spec["triton"]["hints"].size(), size_t(2));
+    QVERIFY(spec["hints"] != spec["triton"]["hints"]); // the CUDA hints are untouched
+    const auto parsed = tkm::problem::loadSpec(copy.toStdString());
+    QVERIFY2(parsed.ok(), parsed.ok() ? "" : parsed.error().message.c_str());
+    QCOMPARE(parsed->triton->hints.at(1), std::string("mask both"));
   }
 
   void unsavedChangesPrompt()

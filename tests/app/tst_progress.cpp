@@ -244,21 +244,29 @@ private slots:
         auto* steps = qobject_cast<app::StepThroughView*>(m_window->currentView());
         QVERIFY(steps && steps->goTo(steps->stepCount() - 1));
 
-        // Exercise: two runs through the fake worker, the slower one second.
+        // Exercise: two runs through the fake worker, the faster in the CUDA track, the slower one second in the
+        // Triton track (each report says its `language`); the learner ends in the CUDA track with a hint shown.
         const Where exAt = find(course::ActivityKind::Exercise, "vector-add");
         QVERIFY(exAt.module >= 0);
         QVERIFY(m_window->openActivity(exAt.module, exAt.activity));
         auto* exercise = qobject_cast<app::ExerciseView*>(m_window->currentView());
         QVERIFY(exercise);
-        setWorkerReport(m_passReport);
+        QVERIFY(exercise->setTrack(app::Track::Cuda));
+        QJsonObject cudaRun = m_passReport;
+        cudaRun.insert(QStringLiteral("language"), QStringLiteral("cuda"));
+        setWorkerReport(cudaRun);
         const QString firstSource = exercise->editor()->text();
         QVERIFY(exercise->runKernel() > 0);
         QTRY_VERIFY_WITH_TIMEOUT(
             exercise->lastReport().value(QStringLiteral("verdict")).toString() == QLatin1String("pass"), 15000);
-        setWorkerReport(m_slowReport);
-        exercise->editor()->replaceAllText(firstSource + QStringLiteral("\n// second try\n"));
+        QVERIFY(exercise->setTrack(app::Track::Triton));
+        QJsonObject tritonRun = m_slowReport;
+        tritonRun.insert(QStringLiteral("language"), QStringLiteral("triton"));
+        setWorkerReport(tritonRun);
+        exercise->editor()->replaceAllText(exercise->editor()->text() + QStringLiteral("\n# second try\n"));
         QVERIFY(exercise->runKernel() > 0);
         QTRY_COMPARE_WITH_TIMEOUT(m_progress->history()->table()->topLevelItemCount(), 2, 15000);
+        QVERIFY(exercise->setTrack(app::Track::Cuda));
         exercise->editor()->replaceAllText(firstSource + QStringLiteral("\n// my latest edit\n"));
         QVERIFY(exercise->showNextHint());
 
@@ -309,6 +317,10 @@ private slots:
         QCOMPARE(m_progress->history()->table()->topLevelItemCount(), 2);
         QCOMPARE(m_progress->history()->table()->topLevelItem(0)->text(2), app::formatMs(m_bestMs * 2)); // newest first
         QCOMPARE(m_progress->history()->table()->topLevelItem(1)->text(2), app::formatMs(m_bestMs));
+        // Each run shows the track it used (the Track column).
+        QCOMPARE(m_progress->history()->table()->headerItem()->text(7), QStringLiteral("Track"));
+        QCOMPARE(m_progress->history()->table()->topLevelItem(0)->text(7), QStringLiteral("Triton"));
+        QCOMPARE(m_progress->history()->table()->topLevelItem(1)->text(7), QStringLiteral("CUDA"));
 
         // The records behind it.
         progress::Store& store = m_progress->states()->store();
@@ -391,20 +403,35 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("NVIDIA H200")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("50 %")), qPrintable(text));  // quiz accuracy: 1 of 2 answers right
         QVERIFY2(text.contains(app::formatMs(m_bestMs)), qPrintable(text)); // the best run, not the later slower one
+        QVERIFY2(text.contains(QStringLiteral("Track")) && text.contains(QStringLiteral("CUDA")), qPrintable(text));
         QFile htmlFile(html);
         QVERIFY(htmlFile.open(QIODevice::ReadOnly));
         const QString htmlText = QString::fromUtf8(htmlFile.readAll());
         QVERIFY(htmlText.contains(QStringLiteral("Ada Tester")));
         QVERIFY(htmlText.contains(app::formatMs(m_bestMs).toHtmlEscaped()));
+        // The Track column: the best run's track (CUDA here; the later Triton run was slower).
+        QVERIFY(htmlText.contains(QStringLiteral(">Track</th>")));
+        QVERIFY(htmlText.contains(QStringLiteral("<td class=\"t\">CUDA</td>")));
         QFile csvFile(csv);
         QVERIFY(csvFile.open(QIODevice::ReadOnly));
         const QString csvText = QString::fromUtf8(csvFile.readAll());
         QCOMPARE(csvText.count(QStringLiteral("\r\nquiz,")), 2);
         QCOMPARE(csvText.count(QStringLiteral("\r\nkernel-run,")), 2);
+        QVERIFY(csvText.startsWith(QStringLiteral("kind,")) && csvText.section(QStringLiteral("\r\n"), 0, 0).endsWith(QStringLiteral(",track")));
+        QStringList runTracks;
+        for (const QString& row : csvText.split(QStringLiteral("\r\n")))
+            if (row.startsWith(QStringLiteral("kernel-run,")))
+                runTracks << row.section(QLatin1Char(','), -1);
+        QCOMPARE(runTracks, (QStringList{QStringLiteral("cuda"), QStringLiteral("triton")})); // oldest first
         QFile jsonFile(json);
         QVERIFY(jsonFile.open(QIODevice::ReadOnly));
         const QJsonObject doc = QJsonDocument::fromJson(jsonFile.readAll()).object();
         QCOMPARE(doc.value(QStringLiteral("kernel_runs")).toArray().size(), 2);
+        QStringList jsonTracks;
+        for (const QJsonValue& r : doc.value(QStringLiteral("kernel_runs")).toArray())
+            jsonTracks << r.toObject().value(QStringLiteral("track")).toString();
+        jsonTracks.sort();
+        QCOMPARE(jsonTracks, (QStringList{QStringLiteral("cuda"), QStringLiteral("triton")}));
 
         // The first two pages, to look at.
         const QString png = apptest::screenshotDir() + QStringLiteral("/progress-session-report");

@@ -20,6 +20,7 @@
 #include <QJsonDocument>
 #include <QStyleFactory>
 #include <QTabWidget>
+#include <QJsonArray>
 #include <QtTest>
 
 #include "modules/course/model.h"
@@ -121,10 +122,21 @@ private:
           walk->nextNote();
         } else if (auto *exercise = qobject_cast<app::ExerciseView *>(view)) {
           window.resultsDock()->show();
-          const QJsonObject report = loadReport(QStringLiteral("synthetic-compile-error.json"));
+          // A CUDA report (kernel.cu) belongs to the CUDA track: shown there, never drawn on the Triton editor.
+          // The synthetic report names line 12 of a longer kernel: on the starter its error goes to line 7.
+          QJsonObject report = loadReport(QStringLiteral("synthetic-compile-error.json"));
+          QJsonObject compile = report.value(QStringLiteral("compile")).toObject();
+          QJsonArray diagnostics = compile.value(QStringLiteral("diagnostics")).toArray();
+          QJsonObject first = diagnostics.at(0).toObject();
+          first.insert(QStringLiteral("line"), 7);
+          diagnostics.replace(0, first);
+          compile.insert(QStringLiteral("diagnostics"), diagnostics);
+          report.insert(QStringLiteral("compile"), compile);
+          QCOMPARE(app::reportTrack(report), std::optional<app::Track>(app::Track::Cuda));
+          QVERIFY(exercise->setTrack(app::Track::Cuda));
           window.results()->showReport(report);
-          QList<app::EditorDiagnostic> d{{7, 5, QStringLiteral("error"), QStringLiteral("identifier \"msk\" is undefined")}};
-          exercise->editor()->setDiagnostics(d);
+          exercise->showReport(report);
+          QVERIFY(exercise->editor()->errorLines().contains(7));
           exercise->showNextHint();
         }
         save(&window, prefix + name + suffix + shotSuffix());

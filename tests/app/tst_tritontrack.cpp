@@ -2,7 +2,8 @@
 // CPU interpreter runs Triton kernels): vector add and fused softmax open in Triton, a correct kernel passes, a
 // missing mask faults on its line with program and lane; the Generated CUDA pane maps a Triton line to its CUDA
 // lines and back; the PTX tab fills; the track is remembered and recorded with each run; "Run this bug" runs two
-// spot-the-bug listings against their exercises. Screenshots go to <build>/screenshots/.
+// spot-the-bug listings against their exercises; diagnostics stay with the track whose file they name; the
+// Generated CUDA pane leaves 80 columns to the editor, collapses and expands. Screenshots go to <build>/screenshots/.
 #include "apptest.h"
 
 #include "app/activities/exerciseview.h"
@@ -10,6 +11,7 @@
 #include "app/activities/spotthebugview.h"
 #include "app/common/paths.h"
 #include "app/editor/codeview.h"
+#include "app/editor/editorsplit.h"
 #include "app/editor/generatedpane.h"
 #include "app/editor/kerneleditor.h"
 #include "app/progress/progresscontroller.h"
@@ -21,6 +23,9 @@
 #include <QJsonArray>
 #include <QListWidget>
 #include <QScrollBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QToolButton>
 #include <QTabWidget>
 #include <QtTest>
 
@@ -188,6 +193,7 @@ private slots:
         const QString solution = exerciseFile(view, QStringLiteral("solution.py"));
         view->editor()->setText(solution);
         view->refreshGenerated();
+        view->codeSplit()->setPaneCollapsed(false, false); // at 1500 px it may start collapsed
         app::GeneratedCodePane* pane = view->generatedPane();
         QVERIFY2(pane->isVisibleTo(view), qPrintable(QStringLiteral("hidden %1, visible to view %2, size %3x%4")
                                                          .arg(pane->isHidden())
@@ -309,6 +315,128 @@ private slots:
             {{2, 1, QStringLiteral("warning"), QStringLiteral("declared but never referenced"), {}, {}}});
         QVERIFY(view->editor()->annotationText(2).isEmpty());
         QVERIFY(view->editor()->hoverText(2, 1).contains(QStringLiteral("never referenced")));
+    }
+
+    // A report's diagnostics belong to the file they name: a CUDA compile error (kernel.cu) is never drawn on the
+    // Triton editor, and switching track brings back that track's own last diagnostics and verdict.
+    void diagnosticsStayWithTheirTrack()
+    {
+        app::ExerciseView* view = openExercise(QStringLiteral("vector-add"));
+        QVERIFY(view);
+        QVERIFY(view->setTrack(app::Track::Triton)); // the tests before may have left it in CUDA
+        QString py = exerciseFile(view, QStringLiteral("solution.py"));
+        py.replace(QStringLiteral("tl.arange(0, BLOCK_SIZE)"), QStringLiteral("tl.arange(0, 1000)"));
+        view->editor()->setText(py);
+        const QJsonObject tritonReport = runEditor(view);
+        QCOMPARE(tritonReport.value(QStringLiteral("language")).toString(), QStringLiteral("triton"));
+        const int pyLine = lineOf(py, QStringLiteral("tl.arange(0, 1000)"));
+        QCOMPARE(view->editor()->errorLines(), QList<int>{pyLine});
+
+        QVERIFY(view->setTrack(app::Track::Cuda));
+        QVERIFY(view->editor()->errorLines().isEmpty()); // no CUDA run yet: nothing of the Triton run here
+        QVERIFY(view->diagnosticsList()->isHidden());
+        QVERIFY(view->verdictText().isEmpty());
+        QString cu = exerciseFile(view, QStringLiteral("solution.cu"));
+        const int brace = static_cast<int>(cu.indexOf(QLatin1Char('{')));
+        cu.insert(brace + 1, QStringLiteral("\n    undefined_name = 1;\n"));
+        view->editor()->setText(cu);
+        const QJsonObject cudaReport = runEditor(view);
+        QCOMPARE(cudaReport.value(QStringLiteral("verdict")).toString(), QStringLiteral("compile_error"));
+        const int cuLine = lineOf(cu, QStringLiteral("undefined_name"));
+        QCOMPARE(view->editor()->errorLines(), QList<int>{cuLine});
+
+        // Back in Triton: its own error again, on its own line.
+        QVERIFY(view->setTrack(app::Track::Triton));
+        QCOMPARE(view->editor()->errorLines(), QList<int>{pyLine});
+        QVERIFY(view->diagnosticsList()->item(0)->text().startsWith(QStringLiteral("Line %1").arg(pyLine)));
+        QVERIFY(!view->verdictText().isEmpty());
+        QCOMPARE(view->lastReport(), tritonReport);
+        // A CUDA report arriving while the Triton track is shown stays with the CUDA track.
+        view->showReport(cudaReport);
+        QCOMPARE(view->editor()->errorLines(), QList<int>{pyLine});
+        QVERIFY(view->diagnosticsList()->item(0)->text().startsWith(QStringLiteral("Line %1").arg(pyLine)));
+        QVERIFY(app::trackDiagnostics(cudaReport, app::Track::Triton, QStringLiteral("kernel.py"), py).isEmpty());
+        QVERIFY(view->setTrack(app::Track::Cuda));
+        QCOMPARE(view->editor()->errorLines(), QList<int>{cuLine});
+    }
+
+    // The Generated CUDA pane beside the editor: 80 columns of code stay visible at 1600 px (the navigator and the
+    // prompt take their share: the pane starts collapsed behind its toggle there and at 1400 px, open at 1920 px),
+    // collapse and expand work, the learner's split and choice are kept. Screenshots at 1400, 1600 and 1920 px.
+    void generatedPaneLayout()
+    {
+        QSettings().remove(QStringLiteral("exercise"));
+        m_window->resize(1600, 1000);
+        app::ExerciseView* view = openExercise(QStringLiteral("vector-add"));
+        QVERIFY(view);
+        QVERIFY(view->setTrack(app::Track::Triton));
+        app::EditorSplit* split = view->codeSplit();
+        QTRY_VERIFY(split->width() > 0 && view->editor()->viewport()->width() > 0);
+        QTest::qWait(50);
+        const QString sizes = QStringLiteral("split %1 px, 80 columns need %2 px")
+                                  .arg(split->width())
+                                  .arg(split->editorWidthFor80Columns());
+        QVERIFY2(split->paneCollapsed(), qPrintable(sizes));
+        QVERIFY2(split->visibleColumns() >= 80, qPrintable(QString::number(split->visibleColumns()) + u' ' + sizes));
+        QVERIFY(split->toggleButton()->isVisible());
+        screenshot(QStringLiteral("triton-layout-1600-collapsed.png"));
+
+        // Expand and collapse: the pane gets its room, then gives it back to the editor.
+        split->toggleButton()->click();
+        QVERIFY(!split->paneCollapsed());
+        QTRY_VERIFY(view->generatedPane()->isVisible());
+        QTRY_VERIFY2(view->generatedPane()->width() >= 320, qPrintable(QString::number(view->generatedPane()->width())));
+        screenshot(QStringLiteral("triton-layout-1600-expanded.png"));
+        split->toggleButton()->click();
+        QVERIFY(split->paneCollapsed());
+        QVERIFY(!view->generatedPane()->isVisible());
+        QTRY_VERIFY(view->editor()->width() > split->width() - 20);
+        split->toggleButton()->click();
+        QTRY_VERIFY(view->generatedPane()->isVisible());
+
+        // The learner's split and choice are kept for the next exercise.
+        QSplitter* splitter = split->splitter();
+        const int total = splitter->sizes().value(0) + splitter->sizes().value(1);
+        splitter->setSizes({total * 6 / 10, total - total * 6 / 10});
+        emit splitter->splitterMoved(total * 6 / 10, 1);
+        app::ExerciseView* other = openExercise(QStringLiteral("fused-softmax"));
+        QVERIFY(other);
+        QVERIFY(other->setTrack(app::Track::Triton));
+        QTRY_VERIFY(other->codeSplit()->splitter()->sizes().value(0) > 0);
+        QTest::qWait(50);
+        QVERIFY(!other->codeSplit()->paneCollapsed()); // expanded, as chosen
+        const QList<int> kept = other->codeSplit()->splitter()->sizes();
+        QVERIFY2(qAbs(double(kept[0]) / (kept[0] + kept[1]) - 0.6) < 0.03,
+                 qPrintable(QStringLiteral("%1 | %2").arg(kept[0]).arg(kept[1])));
+
+        // 1400 px, no choice made: collapsed, the editor as wide as it can be; the toggle opens it.
+        QSettings().remove(QStringLiteral("exercise"));
+        m_window->resize(1400, 900);
+        view = openExercise(QStringLiteral("vector-add"));
+        QVERIFY(view);
+        QTRY_VERIFY(view->codeSplit()->width() > 0);
+        QTest::qWait(50);
+        QVERIFY(view->codeSplit()->paneCollapsed());
+        QVERIFY(!view->generatedPane()->isVisible());
+        qInfo() << "1400 px: the editor shows" << view->codeSplit()->visibleColumns() << "columns";
+        QVERIFY(view->editor()->width() > view->codeSplit()->width() - 20);
+        screenshot(QStringLiteral("triton-layout-1400-collapsed.png"));
+        view->codeSplit()->toggleButton()->click();
+        QTRY_VERIFY(view->generatedPane()->isVisible());
+        screenshot(QStringLiteral("triton-layout-1400-expanded.png"));
+
+        // 1920 px: editor and pane side by side from the start, 80 columns in the editor.
+        QSettings().remove(QStringLiteral("exercise"));
+        m_window->resize(1920, 1080);
+        view = openExercise(QStringLiteral("fused-softmax"));
+        QVERIFY(view);
+        QTRY_VERIFY(view->codeSplit()->width() > 0);
+        QTest::qWait(50);
+        QVERIFY2(!view->codeSplit()->paneCollapsed(), qPrintable(QString::number(view->codeSplit()->width())));
+        QVERIFY(view->codeSplit()->visibleColumns() >= 80);
+        QVERIFY(view->generatedPane()->width() >= 320);
+        screenshot(QStringLiteral("triton-layout-1920.png"));
+        QSettings().remove(QStringLiteral("exercise"));
     }
 
     void runThisBug_data()

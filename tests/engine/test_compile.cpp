@@ -1,12 +1,19 @@
 // engine/compile: NVRTC compilation without a GPU: CUBIN, diagnostics on the learner's lines and columns,
-// the signature check, meta-parameter defines, ptxas resources, the CUBIN cache, the exercise's own sources.
+// the signature check, meta-parameter defines, ptxas resources, the CUBIN cache, the exercise's own sources;
+// the SASS line map of nvdisasm -g output (the disassembly itself is test_sass_gpu: CI has no nvdisasm).
 
 #include "test_util.h"
 
 #include "engine/common/paths.h"
 #include "engine/compile/compiler.h"
+#include "engine/compile/sass.h"
+#include "tests/support/data_dir.h"
 
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <sstream>
 
 using namespace tkm;
 using nlohmann::json;
@@ -300,4 +307,74 @@ TEST_F(Compile, HalfBuffersGetTheirHeader)
     ASSERT_FALSE(wrong->diagnostics.empty());
     EXPECT_EQ(wrong->diagnostics[0].message,
               "parameter 1 `x` must be `const __half*` (a buffer of f16), not `const float*`");
+}
+
+// nvdisasm -g output as the toolkit writes it: a block of `//## File` comments per source line, innermost frame
+// first, a frame of another file naming its call site with `inlined at`.
+TEST(Sass, LineCommentsMapInstructionsToTheKernelFile)
+{
+    const std::string listing = "\t.text.tkm_kernel:\n"
+                                "\t//## File \"/tmp/x/kernel.py\", line 7\n"
+                                "        /*0000*/                   S2R R0, SR_CTAID.X ;\n"
+                                "\t//## File \"kernel.py.cu\", line 310 inlined at \"/tmp/x/kernel.py\", line 14\n"
+                                "\t//## File \"/tmp/x/kernel.py\", line 14\n"
+                                "        /*0010*/              @!P0 LDG.E.128 R4, desc[UR4][R2.64] ;\n"
+                                "\t//## File \"runtime.cuh\", line 20\n"
+                                "        /*0020*/                   EXIT ;\n"
+                                ".text.other:\n"
+                                "        /*0000*/                   BRA 0x0 ;\n";
+    const compile::SassListing sass = compile::mapSass(listing, "kernel.py");
+    ASSERT_EQ(sass.sourceLineOf.size(), 10u);
+    EXPECT_EQ(sass.sourceLineOf[0], 0);
+    EXPECT_EQ(sass.sourceLineOf[1], 7);
+    EXPECT_EQ(sass.sourceLineOf[2], 7);
+    EXPECT_EQ(sass.sourceLineOf[5], 14); // the inlined runtime frame names its call site in kernel.py
+    EXPECT_EQ(sass.sourceLineOf[7], 14); // a frame of another file only: the statement around it
+    EXPECT_EQ(sass.sourceLineOf[9], 0);  // a new function starts unmapped
+    EXPECT_EQ(sass.instructionsFrom(14), (std::vector<int>{6, 8})); // the load and the runtime's EXIT after it
+    EXPECT_EQ(sass.instructionsFrom(7), std::vector<int>{3});
+    EXPECT_TRUE(sass.instructionsFrom(99).empty());
+}
+
+// The listing nvdisasm -g gave on the H200 for the vector-add Triton solution (tests/data/sass/README.md): the
+// vector loads (LDG.E.128) name only the tile runtime's header, and still map to the tl.load lines (15: x, 16: y);
+// every store maps to the tl.store line (18).
+TEST(Sass, RealListingMapsEveryGlobalLoadAndStore)
+{
+    std::ifstream in(test::dataDir() / "sass" / "h200-vector-add.sass");
+    ASSERT_TRUE(in.good());
+    const std::string listing{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const compile::SassListing sass = compile::mapSass(listing, "kernel.py");
+    std::istringstream rows(listing);
+    std::string row;
+    int loads = 0, vectorLoads = 0, stores = 0;
+    for (size_t i = 0; std::getline(rows, row); ++i) {
+        ASSERT_LT(i, sass.sourceLineOf.size());
+        if (row.find("LDG.") != std::string::npos) {
+            ++loads;
+            vectorLoads += row.find("LDG.E.128") != std::string::npos ? 1 : 0;
+            EXPECT_TRUE(sass.sourceLineOf[i] == 15 || sass.sourceLineOf[i] == 16) << i + 1 << ": " << row;
+        }
+        if (row.find("STG.") != std::string::npos) {
+            ++stores;
+            EXPECT_EQ(sass.sourceLineOf[i], 18) << i + 1 << ": " << row;
+        }
+    }
+    EXPECT_EQ(vectorLoads, 4);
+    EXPECT_GE(loads, 20);
+    EXPECT_GE(stores, 8);
+    EXPECT_EQ(sass.sourceLineOf[0], 0); // the header before the first line comment
+    EXPECT_FALSE(sass.instructionsFrom(15).empty());
+    EXPECT_FALSE(sass.instructionsFrom(16).empty());
+}
+
+TEST(Sass, MissingToolIsASentence)
+{
+    if (!compile::findNvdisasm().empty()) {
+        GTEST_SKIP() << "nvdisasm is installed here: test_sass_gpu covers it";
+    }
+    const auto r = compile::disassemble({'x'}, "kernel.py");
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("nvdisasm"), std::string::npos);
+    EXPECT_NE(r.error().message.find("PTX"), std::string::npos);
 }

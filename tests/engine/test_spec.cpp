@@ -456,3 +456,46 @@ TEST(Spec, FileLabelAndNoFileChecks)
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error().message.rfind(o.fileLabel + ": /params/2/role", 0), 0u) << bad.error().message;
 }
+
+// The Triton track's own prompt and hints (docs/exercise-spec.md, "Triton track"): optional, the prompt a file
+// of the folder like the top-level one, the hints strings.
+TEST(Spec, TritonPromptAndHints)
+{
+    json j = test::vectorAddJson();
+    ASSERT_TRUE(j.contains("triton"));
+    j["triton"].erase("prompt");
+    j["triton"].erase("hints");
+    auto plain = test::parseIn(j);
+    ASSERT_TRUE(plain.ok()) << plain.error().message;
+    EXPECT_TRUE(plain->triton->prompt.empty());
+    EXPECT_TRUE(plain->triton->hints.empty());
+
+    j["triton"]["prompt"] = "prompt.md";
+    j["triton"]["hints"] = {"`pid = tl.program_id(0)`", "mask the load and the store"};
+    auto r = test::parseIn(j);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r->triton->prompt, "prompt.md");
+    ASSERT_EQ(r->triton->hints.size(), 2u);
+    EXPECT_EQ(r->triton->hints[1], "mask the load and the store");
+    EXPECT_NE(r->hints, r->triton->hints); // the CUDA track keeps its own
+
+    j["triton"]["prompt"] = "prompt-triton-missing.md";
+    auto missing = test::parseIn(j);
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(missing.error().message.rfind("exercise.json: /triton/prompt: file \"prompt-triton-missing.md\" does "
+                                            "not exist",
+                                            0),
+              0u)
+        << missing.error().message;
+    j["triton"]["prompt"] = "../prompt.md";
+    EXPECT_FALSE(test::parseIn(j).ok());
+    j["triton"]["prompt"] = "prompt.md";
+    j["triton"]["hints"] = "one hint";
+    auto notArray = test::parseIn(j);
+    ASSERT_FALSE(notArray.ok());
+    EXPECT_EQ(notArray.error().message, "exercise.json: /triton/hints: must be an array of strings");
+    j["triton"]["hints"] = {"fine", 3};
+    auto notString = test::parseIn(j);
+    ASSERT_FALSE(notString.ok());
+    EXPECT_EQ(notString.error().message.rfind("exercise.json: /triton/hints/1:", 0), 0u) << notString.error().message;
+}

@@ -6,6 +6,7 @@
 #include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <random>
@@ -152,4 +153,62 @@ TEST(CourseWriter, NewActivityDoesNotTakeAnotherActivitysFile)
     const std::vector<ModuleFile> files = moduleFiles(m);
     ASSERT_EQ(files.size(), 3u);
     EXPECT_NE(files[1].relative, files[2].relative);
+}
+
+// The Triton track's prompt and hints ("triton"/"prompt", "triton"/"hints") survive load → write → load, and a
+// change to either is a difference. Module 01 is copied and its scaled-copy exercise given both.
+TEST(CourseWriter, RoundTripsTheTritonPromptAndHints)
+{
+    TempDir dir;
+    const fs::path module = dir.path() / "01-programming-model";
+    fs::copy(fs::path(TKM_SOURCE_DIR) / "content" / "01-programming-model", module, fs::copy_options::recursive);
+    const fs::path exercise = module / "exercises" / "scaled-copy";
+    nlohmann::json spec = nlohmann::json::parse(readAll(exercise / "exercise.json"));
+    spec["triton"]["prompt"] = "prompt-triton.md";
+    spec["triton"]["hints"] = {"`pid = tl.program_id(0)` owns one tile", "mask the load and the store"};
+    std::ofstream(exercise / "exercise.json") << spec.dump(2);
+    std::ofstream(exercise / "prompt-triton.md") << "# Scaled copy in Triton\n\nWrite `scaled_copy` as a @triton.jit kernel.\n";
+
+    const ModuleLoadResult loaded = loadModule(module);
+    ASSERT_TRUE(loaded.module) << (loaded.diagnostics.empty() ? "" : loaded.diagnostics[0].format());
+    const Exercise* ex = nullptr;
+    for (const Activity& a : loaded.module->activities) {
+        if (const Exercise* e = a.as<Exercise>(); e && e->specId == "scaled-copy") {
+            ex = e;
+        }
+    }
+    ASSERT_NE(ex, nullptr);
+    EXPECT_EQ(ex->tritonPrompt, "# Scaled copy in Triton\n\nWrite `scaled_copy` as a @triton.jit kernel.\n");
+    ASSERT_EQ(ex->tritonHints.size(), 2u);
+    EXPECT_EQ(ex->tritonHints[1], "mask the load and the store");
+
+    const fs::path dest = dir.path() / "written";
+    ASSERT_TRUE(writeModule(*loaded.module, dest));
+    const ModuleLoadResult again = loadModule(dest);
+    ASSERT_TRUE(again.module) << (again.diagnostics.empty() ? "" : again.diagnostics[0].format());
+    EXPECT_EQ(contentDifference(*loaded.module, *again.module), "");
+
+    Module edited = *again.module;
+    for (Activity& a : edited.activities) {
+        if (auto* e = std::get_if<Exercise>(&a.payload); e && e->specId == "scaled-copy") {
+            e->tritonHints.pop_back();
+        }
+    }
+    EXPECT_NE(contentDifference(*loaded.module, edited).find("Triton hints"), std::string::npos)
+        << contentDifference(*loaded.module, edited);
+    for (Activity& a : edited.activities) {
+        if (auto* e = std::get_if<Exercise>(&a.payload); e && e->specId == "scaled-copy") {
+            e->tritonHints = ex->tritonHints;
+            e->tritonPrompt += "More.\n";
+        }
+    }
+    EXPECT_NE(contentDifference(*loaded.module, edited).find("Triton prompt"), std::string::npos);
+
+    // The Triton prompt has the top-level prompt's size limit, reported at its field.
+    std::ofstream(exercise / "prompt-triton.md") << std::string(kMaxMarkdownBytes + 1, 'x');
+    const ModuleLoadResult big = loadModule(module);
+    EXPECT_FALSE(big.module);
+    ASSERT_FALSE(big.diagnostics.empty());
+    EXPECT_NE(big.diagnostics[0].format().find("prompt-triton.md"), std::string::npos) << big.diagnostics[0].format();
+    EXPECT_NE(big.diagnostics[0].format().find("KiB"), std::string::npos) << big.diagnostics[0].format();
 }

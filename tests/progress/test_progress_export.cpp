@@ -80,7 +80,7 @@ TEST_F(ExportTest, CsvHasOneRowPerRecordWithItsFields)
     const auto rows = parseCsv(*csv);
     ASSERT_EQ(rows.size(), 9u); // header + 8 records
     for (const auto& row : rows) {
-        EXPECT_EQ(row.size(), 16u);
+        EXPECT_EQ(row.size(), 17u);
     }
     // Oldest first; time spans sort by their start (100 s - 90 s = 10 s).
     EXPECT_EQ(rows[1][0], "quiz");
@@ -110,6 +110,8 @@ TEST_F(ExportTest, CsvHasOneRowPerRecordWithItsFields)
     EXPECT_EQ(run[12], "268440000");
     EXPECT_EQ(run[13], "NVIDIA H200");
     EXPECT_EQ(nlohmann::json::parse(run[15]), (nlohmann::json{{"BLOCK_SIZE", 1024}, {"NUM_WARPS", 4}}));
+    EXPECT_EQ(run[16], "cuda"); // the sample report's language
+    EXPECT_EQ(rows[8][16], "");  // only kernel runs have a track
     EXPECT_EQ(rows[8][0], "time");
     EXPECT_EQ(rows[8][14], "90");
     EXPECT_EQ(rows[8][5], "1970-01-01T00:00:10.000Z");

@@ -221,6 +221,8 @@ QStringList ExerciseDocument::sourceFiles() const
         if (bug.is_object() && bug.contains("file"))
           add(bug["file"]);
   }
+  add(value("/prompt"));
+  add(value("/triton/prompt"));
   return files;
 }
 

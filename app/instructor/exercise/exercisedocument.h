@@ -48,7 +48,8 @@ public:
   void setValue(const std::string &pointer, const SpecJson &value);
 
   /// Spec-relative paths of the sources, in editor order: starter, solution, reference file, each bug's file;
-  /// then the same of the Triton track (`triton` block: .py files).
+  /// then the same of the Triton track (`triton` block: .py files); last the Markdown prompts (`prompt`, then
+  /// `triton/prompt` when set).
   QStringList sourceFiles() const;
   /// Text of a source (empty when unknown).
   QString source(const QString &relativePath) const { return m_sources.value(relativePath); }

@@ -101,6 +101,10 @@ QString tabLabel(const ExerciseDocument& doc, const QString& rel)
         return QObject::tr("Triton solution");
     if (rel == str("/triton/reference/file"))
         return QObject::tr("Triton reference");
+    if (rel == str("/prompt"))
+        return QObject::tr("Prompt");
+    if (rel == str("/triton/prompt"))
+        return QObject::tr("Triton prompt");
     if (rel.endsWith(QLatin1String(".py")))
         return QObject::tr("Triton bug · %1").arg(QFileInfo(rel).fileName());
     return QObject::tr("Bug · %1").arg(QFileInfo(rel).fileName());
@@ -278,13 +282,14 @@ void ExerciseEditor::applySpec(const std::string& pointer, const SpecJson& value
         if (!m_doc.sources().contains(to) && m_doc.sources().contains(from))
             m_doc.setSource(to, m_doc.source(from));
     }
-    // A new bug variant starts from the solution.
+    // A new bug variant starts from the solution, a new Triton prompt from the CUDA prompt.
     for (const QString& rel : m_doc.sourceFiles()) {
         if (!m_doc.sources().contains(rel)) {
-            const SpecJson solution = m_doc.value("/solution");
-            m_doc.setSource(rel, solution.is_string()
-                                     ? m_doc.source(QString::fromStdString(solution.get<std::string>()))
-                                     : QString());
+            const SpecJson tritonPrompt = m_doc.value("/triton/prompt");
+            const bool isPrompt = tritonPrompt.is_string() && rel == QString::fromStdString(tritonPrompt.get<std::string>());
+            const SpecJson from = m_doc.value(isPrompt ? "/prompt" : "/solution");
+            m_doc.setSource(rel, from.is_string() ? m_doc.source(QString::fromStdString(from.get<std::string>()))
+                                                  : QString());
         }
     }
     const bool structural = value.is_structured() || old.is_structured() || existed == value.is_discarded();
@@ -300,7 +305,9 @@ KernelEditor* ExerciseEditor::makeEditor(const QString& rel)
 {
     auto* editor = new KernelEditor;
     editor->setObjectName(rel);
-    editor->setLanguage(rel.endsWith(QLatin1String(".py")) ? QStringLiteral("python") : QStringLiteral("cuda"));
+    editor->setLanguage(rel.endsWith(QLatin1String(".py"))   ? QStringLiteral("python")
+                        : rel.endsWith(QLatin1String(".md")) ? QStringLiteral("markdown")
+                                                             : QStringLiteral("cuda"));
     m_replaying = true;
     editor->setText(m_doc.source(rel));
     editor->SendScintilla(QsciScintillaBase::SCI_EMPTYUNDOBUFFER);

@@ -63,7 +63,8 @@ void SpecForm::buildGeneral()
 
 void SpecForm::buildHints()
 {
-    auto* box = section(tr("Hints"), "/hints", tr("One hint per line, shown one at a time."));
+    auto* box = section(tr("Hints"), "/hints",
+                        tr("One hint per line, shown one at a time in the CUDA track (the Triton track has its own)."));
     auto* form = formIn(box);
     field(form, tr("Hints"), "/hints", FieldKind::Lines, true);
 }
@@ -293,6 +294,9 @@ void SpecForm::buildTriton()
     field(form, tr("Constexprs"), "/triton/meta", FieldKind::Json, true);
     field(form, tr("Starter"), "/triton/starter", FieldKind::Text, false);
     field(form, tr("Solution"), "/triton/solution", FieldKind::Text, false);
+    // Without a prompt of its own the Triton track shows the CUDA prompt under a note; CUDA hints never appear.
+    field(form, tr("Prompt file"), "/triton/prompt", FieldKind::Text, true);
+    field(form, tr("Hints"), "/triton/hints", FieldKind::Lines, true);
     field(form, tr("Reference file"), "/triton/reference/file", FieldKind::Text, false);
     field(form, tr("Reference kernel"), "/triton/reference/kernel", FieldKind::Text, false);
     field(form, tr("Reference grid"), "/triton/reference/grid", FieldKind::ExprList, false);

@@ -63,6 +63,7 @@ private:
     std::string expr(const json& j, const std::string& ptr) const;
     std::vector<std::string> exprList(const json& j, const std::string& ptr, std::size_t lo, std::size_t hi) const;
     std::string file(const json& j, const std::string& ptr) const;
+    std::vector<std::string> stringList(const json& j, const std::string& ptr) const;
     DType dtype(const json& j, const std::string& ptr) const;
     template <class E>
     E oneOf(const json& j, const std::string& ptr, std::initializer_list<std::pair<std::string_view, E>> options) const
