@@ -130,4 +130,24 @@ TEST_F(BuiltInCourse, EveryExerciseFolderIsAnActivity)
     }
 }
 
+TEST_F(BuiltInCourse, EveryTritonTrackLoadsItsOwnPromptAndHints)
+{
+    // What the exercise view shows in the Triton track (test_content_triton_text checks the words themselves).
+    ASSERT_TRUE(s_result->course.has_value()) << allDiagnostics();
+    int tracks = 0;
+    for (const Module& module : s_result->course->modules) {
+        for (const Activity& activity : module.activities) {
+            const Exercise* ex = activity.as<Exercise>();
+            if (!ex || !ex->spec->triton) {
+                continue;
+            }
+            ++tracks;
+            EXPECT_FALSE(ex->tritonPrompt.empty()) << module.id << "/" << activity.id << ": no Triton prompt";
+            EXPECT_GE(ex->tritonHints.size(), 2U) << module.id << "/" << activity.id;
+            EXPECT_NE(ex->tritonPrompt, ex->prompt) << module.id << "/" << activity.id;
+        }
+    }
+    EXPECT_EQ(tracks, 16);
+}
+
 } // namespace
