@@ -108,9 +108,9 @@ engine::Expected<CompileResult> compileKernel(const CompileRequest& request);
 
 /// What a kernel source must satisfy before NVRTC reads it: at most kMaxSourceBytes, UTF-8 text, and #include
 /// only of the toolkit headers the engine provides (`<cuda_fp16.h>`, `<cuda_bf16.h>`, `<cuda_fp8.h>`,
-/// `<cooperative_groups.h>`, `<cuda_pipeline.h>`, `<mma.h>`, `<cuda/…>`, `<cooperative_groups/…>`, `<cub/…>`):
-/// NVRTC would read any file an #include names and echo it into the log. One error Diagnostic (with line and
-/// column) per problem; empty when the source may be compiled.
+/// `<cooperative_groups.h>`, `<cuda_pipeline.h>`, `<mma.h>`, `<assert.h>`, `<cassert>`, `<cuda/…>`,
+/// `<cooperative_groups/…>`, `<cub/…>`): NVRTC would read any file an #include names and echo it into the log.
+/// One error Diagnostic (with line and column) per problem; empty when the source may be compiled.
 std::vector<Diagnostic> checkSource(std::string_view source, const std::string& sourceName);
 
 /// NVRTC version "major.minor", or an Error when libnvrtc is unusable.

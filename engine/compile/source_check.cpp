@@ -13,11 +13,12 @@ namespace tkm::compile {
 namespace {
 
 // Headers NVRTC ships with the toolkit that a kernel may use; docs/exercise-spec.md ("Sources").
-constexpr std::array<std::string_view, 11> kAllowedHeaders = {
+constexpr std::array<std::string_view, 13> kAllowedHeaders = {
     "cuda_fp16.h",       "cuda_bf16.h",      "cuda_fp8.h",
     "cooperative_groups.h", "cuda_pipeline.h", "cuda_pipeline_primitives.h",
     "cuda_awbarrier.h",  "cuda_awbarrier_primitives.h", "mma.h",
-    "cuda_fp16.hpp",     "cuda_bf16.hpp"};
+    "cuda_fp16.hpp",     "cuda_bf16.hpp",
+    "assert.h",          "cassert"}; // the last two: engine-provided (compile/detail/nvrtc_child.cpp)
 constexpr std::array<std::string_view, 3> kAllowedFolders = {"cooperative_groups/", "cuda/", "cub/"};
 
 bool isAllowedHeader(std::string_view name)
@@ -212,7 +213,7 @@ private:
         } else if (angled) {
             why = "#include <" + header + "> is not allowed: a kernel may include only the CUDA toolkit headers the "
                   "engine provides (cuda_fp16.h, cuda_bf16.h, cuda_fp8.h, cooperative_groups.h, cuda_pipeline.h, "
-                  "mma.h, cuda/…, cooperative_groups/…, cub/…); remove this line";
+                  "mma.h, assert.h, cassert, cuda/…, cooperative_groups/…, cub/…); remove this line";
         } else if (!header.empty()) {
             why = "#include \"" + header + "\" is not allowed: an exercise kernel is one file and may include only "
                   "CUDA toolkit headers, written #include <cuda_fp16.h>; remove this line";

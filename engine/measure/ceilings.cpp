@@ -235,7 +235,7 @@ Ceilings makeCeilings(const DeviceFacts& device, const std::optional<CopyCalibra
         c.measuredCopyGbps = calibration->copyGbps;
         c.source += "; measured bandwidth: best of the calibration's streaming kernels, " +
                     (calibration->kernel.empty() ? std::string("copy") : calibration->kernel) + " on " +
-                    fmtNumber(calibration->bytes / 1048576.0) + " MiB buffers, (read + written bytes) / median time";
+                    fmtNumber(calibration->bytes / 1048576.0) + " MiB buffers, (read + written bytes) / fastest sample";
         c.measuredTensorGflops = calibration->tensorGflops;
         if (calibration->tensorGflops > 0)
             c.source += "; measured tensor cores: cuBLAS fp16 GEMM (fp32 accumulate) " +

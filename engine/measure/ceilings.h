@@ -59,12 +59,12 @@ struct Ceilings
 
 /// Version of the calibration cache file; files of another version are measured again.
 /// 2: best of several streaming kernels and sizes (was: one grid-stride copy), plus the tensor-core GEMM.
-inline constexpr int kCalibrationVersion = 2;
+inline constexpr int kCalibrationVersion = 3;
 
 /// A cached calibration result.
 struct CopyCalibration
 {
-    double copyGbps = 0;       ///< best streaming kernel: (read + written bytes) / median time [GB/s]
+    double copyGbps = 0;       ///< best streaming kernel: (read + written bytes) / its fastest sample [GB/s]
     long long bytes = 0;       ///< size of one buffer of the best kernel [bytes]
     double medianMs = 0;       ///< median time of the best kernel [ms]
     std::string kernel;        ///< the best kernel and shape, e.g. "add (2 reads, 1 write), 256 threads x 2 vectors"

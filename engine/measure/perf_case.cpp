@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <new>
 
 namespace tkm::measure {
 
@@ -20,10 +22,9 @@ engine::Expected<std::unique_ptr<PerfCase>> PerfCase::create(const Measurer& mea
     if (!inst)
         return inst.error();
     pc->m_instance = std::move(*inst);
-    // Drawn on every core: the data is timed, never checked (problem/generate.h).
-    auto inputs = problem::generatePerformanceInputs(pc->m_instance);
-    if (!inputs)
-        return inputs.error();
+    // Drawn on every core straight into uninitialised host memory, one input at a time (no host image of the
+    // whole case, no zero-fill): the data is timed, never checked (problem/generate.h). Outputs get no host
+    // image at all: resetOutputs() fills them on the device before every timed or profiled launch.
     const cuda::DriverApi& drv = cuda::api();
     for (const problem::ArgInstance& a : pc->m_instance.args) {
         if (a.kind != problem::ParamKind::Buffer)
@@ -38,27 +39,31 @@ engine::Expected<std::unique_ptr<PerfCase>> PerfCase::create(const Measurer& mea
         if (!data)
             return data.error();
         b.data = std::move(*data);
-        const problem::BufferImage* img = inputs->find(a.name);
-        if (img && !img->learner.empty())
-            if (auto st = cuda::check(drv.cuMemcpyHtoD(b.data.ptr(), img->learner.data(), img->learner.size()),
-                                      "cuMemcpyHtoD");
-                !st)
+        if (a.role != problem::Role::Out) {
+            std::unique_ptr<std::byte[]> host(new (std::nothrow) std::byte[bytes]);
+            if (!host)
+                return engine::makeError(engine::ErrorKind::BadInput, "not enough host memory for the inputs of case \"" +
+                                                                          pc->m_instance.caseName + "\"");
+            problem::drawPerformanceInput(a, host.get());
+            if (auto st = cuda::check(drv.cuMemcpyHtoD(b.data.ptr(), host.get(), bytes), "cuMemcpyHtoD"); !st)
                 return st.error();
-        if (a.role == problem::Role::InOut) {
-            auto pristine = detail::DeviceAllocation::create(bytes);
-            if (!pristine)
-                return pristine.error();
-            b.pristine = std::move(*pristine);
-            if (img && !img->learner.empty())
-                if (auto st = cuda::check(drv.cuMemcpyHtoD(b.pristine.ptr(), img->learner.data(), img->learner.size()),
-                                          "cuMemcpyHtoD");
-                    !st)
+            if (a.role == problem::Role::InOut) {
+                auto pristine = detail::DeviceAllocation::create(bytes);
+                if (!pristine)
+                    return pristine.error();
+                b.pristine = std::move(*pristine);
+                if (auto st = pc->m_measurer.copyDeviceBytes(b.pristine.ptr(), b.data.ptr(), bytes, nullptr); !st)
                     return st.error();
+            }
         }
         if (a.role != problem::Role::In)
             pc->m_outputBytes += static_cast<double>(a.bytes);
         pc->m_buffers.push_back(std::move(b));
     }
+    if (auto st = pc->resetOutputs(nullptr); !st)
+        return st.error();
+    if (auto st = cuda::check(drv.cuCtxSynchronize(), "cuCtxSynchronize"); !st)
+        return st.error();
     return pc;
 }
 

@@ -250,11 +250,35 @@ engine::Expected<GeneratedInputs> generateInputs(const ProblemInstance& inst, bo
 }
 
 
-engine::Expected<GeneratedInputs> generatePerformanceInputs(const ProblemInstance& inst, unsigned threads)
+void drawPerformanceInput(const ArgInstance& a, std::byte* dst, unsigned threads)
 {
     if (threads == 0) {
         threads = std::max(1u, std::thread::hardware_concurrency());
     }
+    const auto size = engine::dtypeBytes(a.dtype);
+    const bool drawn = !a.resetToZero && a.role != Role::Out && a.init;
+    // Poison first where drawing leaves bytes untouched (padding between strided elements, or nothing drawn), in
+    // parallel slices of the storage; a dense drawn buffer is overwritten whole, so it skips this pass.
+    if (!drawn || a.storageElements != a.numel) {
+        const int64_t slices = (a.storageElements + kPerformanceChunkElements - 1) / kPerformanceChunkElements;
+        parallelFor(slices, threads, [&](int64_t k) {
+            const int64_t begin = k * kPerformanceChunkElements;
+            const int64_t count = std::min(kPerformanceChunkElements, a.storageElements - begin);
+            if (a.resetToZero) {
+                std::memset(dst + begin * size, 0, static_cast<std::size_t>(count * size));
+            } else {
+                engine::fillPoison(a.dtype, dst + begin * size, count);
+            }
+        });
+    }
+    if (drawn) {
+        const int64_t chunks = (a.numel + kPerformanceChunkElements - 1) / kPerformanceChunkElements;
+        parallelFor(chunks, threads, [&](int64_t k) { drawChunk(a, dst, k); });
+    }
+}
+
+engine::Expected<GeneratedInputs> generatePerformanceInputs(const ProblemInstance& inst, unsigned threads)
+{
     GeneratedInputs out;
     try {
         for (const auto& a : inst.args) {
@@ -264,23 +288,7 @@ engine::Expected<GeneratedInputs> generatePerformanceInputs(const ProblemInstanc
             BufferImage img;
             img.name = a.name;
             img.learner.resize(static_cast<std::size_t>(a.bytes));
-            std::byte* dst = img.learner.data();
-            const auto size = engine::dtypeBytes(a.dtype);
-            // Poison first (padding between strided elements keeps it), in parallel slices of the storage.
-            const int64_t slices = (a.storageElements + kPerformanceChunkElements - 1) / kPerformanceChunkElements;
-            parallelFor(slices, threads, [&](int64_t k) {
-                const int64_t begin = k * kPerformanceChunkElements;
-                const int64_t count = std::min(kPerformanceChunkElements, a.storageElements - begin);
-                if (a.resetToZero) {
-                    std::memset(dst + begin * size, 0, static_cast<std::size_t>(count * size));
-                } else {
-                    engine::fillPoison(a.dtype, dst + begin * size, count);
-                }
-            });
-            if (!a.resetToZero && a.role != Role::Out && a.init) {
-                const int64_t chunks = (a.numel + kPerformanceChunkElements - 1) / kPerformanceChunkElements;
-                parallelFor(chunks, threads, [&](int64_t k) { drawChunk(a, dst, k); });
-            }
+            drawPerformanceInput(a, img.learner.data(), threads);
             out.buffers.push_back(std::move(img));
         }
     } catch (const std::bad_alloc&) {

@@ -46,6 +46,11 @@ inline constexpr int64_t kPerformanceChunkElements = int64_t{1} << 20;
 /// one thread). Errors: those of generateInputs().
 engine::Expected<GeneratedInputs> generatePerformanceInputs(const ProblemInstance& inst, unsigned threads = 0);
 
+/// The performance image of one buffer argument `arg` into `dst` (`arg.bytes` bytes, any prior contents): the
+/// same bytes as its image in generatePerformanceInputs(), without a host vector (a caller's uninitialised or
+/// pinned staging memory). `threads` as there.
+void drawPerformanceInput(const ArgInstance& arg, std::byte* dst, unsigned threads = 0);
+
 /// Fills `dst` (storage of `arg`, `arg.bytes` bytes) with the generated values; `ref` (optional, same storage
 /// in f64/int) with the same values widened. Padding gets poison. Exposed for tests and streaming use.
 void generateInto(const ArgInstance& arg, std::byte* dst, std::byte* ref);

@@ -99,6 +99,9 @@ struct Tolerance
     double atol = 0;   ///< absolute
     double rtol = 0;   ///< relative
     std::string scale; ///< expression multiplying atol (e.g. "sqrt(K)"); empty: 1
+    /// "tf32" (f32 only): the tolerance admits TF32 tensor-core products (10-bit mantissa, eps 2^-10), so the
+    /// weak-case check measures it against TF32's limit, not f32's; empty: the dtype's own arithmetic.
+    std::string arithmetic;
 };
 
 /// The float64 reference kernel and its own launch.
@@ -204,6 +207,10 @@ struct TritonTrack
     std::vector<std::string> hints;         ///< Markdown hints of this track, shown one at a time
     TritonReference reference;              ///< float64 judge in Triton
     std::vector<Bug> bugs;                  ///< Triton bug variants
+    /// The track's own tolerance per output dtype, replacing the spec's for Triton jobs (empty: the spec's). For
+    /// an exercise whose CUDA solution may use a faster, less exact arithmetic than the Triton track asks for
+    /// (attention-fwd: TF32 tensor cores in CUDA, input_precision="ieee" in Triton).
+    std::map<DType, Tolerance> tolerance;
 };
 
 /// A second, simpler solution shown as the first step towards the fast one (e.g. CUDA cores before tensor cores).

@@ -288,7 +288,7 @@ ExerciseSpec SpecParser::parse(const json& root)
         spec.cases.push_back(caseSpec(cases[i], child("/cases", i), spec));
     }
     spec.performance = caseSpec(required(root, "", "performance"), "/performance", spec);
-    tolerance(required(root, "", "tolerance"), "/tolerance", spec);
+    spec.tolerance = tolerance(required(root, "", "tolerance"), "/tolerance");
     spec.idealBytes = expr(required(root, "", "ideal_bytes"), "/ideal_bytes");
     spec.flops = expr(required(root, "", "flops"), "/flops");
     if (const json* b = optional(root, "bugs")) {

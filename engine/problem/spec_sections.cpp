@@ -384,9 +384,10 @@ Baseline SpecParser::baseline(const json& j, const std::string& ptr, const Exerc
     return b;
 }
 
-void SpecParser::tolerance(const json& j, const std::string& ptr, ExerciseSpec& spec) const
+std::map<DType, Tolerance> SpecParser::tolerance(const json& j, const std::string& ptr) const
 {
     requireObject(j, ptr);
+    std::map<DType, Tolerance> out;
     std::string globalScale;
     if (const json* s = optional(j, "scale")) {
         globalScale = expr(*s, child(ptr, "scale"));
@@ -400,7 +401,7 @@ void SpecParser::tolerance(const json& j, const std::string& ptr, ExerciseSpec& 
         if (!t) {
             fail(p, "unknown field: tolerance keys are dtypes (f16, bf16, f32, f64, i32, i64) or \"scale\"");
         }
-        checkKeys(value, p, {"atol", "rtol", "scale"});
+        checkKeys(value, p, {"atol", "rtol", "scale", "arithmetic"});
         Tolerance tol;
         tol.atol = number(required(value, p, "atol"), child(p, "atol"));
         tol.rtol = number(required(value, p, "rtol"), child(p, "rtol"));
@@ -411,8 +412,16 @@ void SpecParser::tolerance(const json& j, const std::string& ptr, ExerciseSpec& 
         if (const json* s = optional(value, "scale")) {
             tol.scale = expr(*s, child(p, "scale"));
         }
-        spec.tolerance[*t] = tol;
+        if (const json* a = optional(value, "arithmetic")) {
+            tol.arithmetic = string(*a, child(p, "arithmetic"));
+            if (tol.arithmetic != "tf32" || *t != engine::DType::F32) {
+                fail(child(p, "arithmetic"), "the one arithmetic a tolerance may name is \"tf32\", for f32 outputs "
+                                            "(TF32 tensor-core products)");
+            }
+        }
+        out[*t] = tol;
     }
+    return out;
 }
 
 } // namespace tkm::problem::detail

@@ -66,7 +66,8 @@ std::map<std::string, TritonMeta> SpecParser::tritonMeta(const json& j, const st
 TritonTrack SpecParser::tritonTrack(const json& j, const std::string& ptr, const ExerciseSpec& spec) const
 {
     requireObject(j, ptr);
-    checkKeys(j, ptr, {"kernel", "params", "meta", "starter", "solution", "prompt", "hints", "reference", "bugs"});
+    checkKeys(j, ptr, {"kernel", "params", "meta", "starter", "solution", "prompt", "hints", "reference", "bugs",
+                       "tolerance"});
     TritonTrack t;
     t.kernel = spec.kernel;
     if (const json* k = optional(j, "kernel")) {
@@ -77,6 +78,16 @@ TritonTrack SpecParser::tritonTrack(const json& j, const std::string& ptr, const
     }
     if (const json* m = optional(j, "meta")) {
         t.meta = tritonMeta(*m, child(ptr, "meta"));
+    }
+    if (const json* tol = optional(j, "tolerance")) {
+        t.tolerance = tolerance(*tol, child(ptr, "tolerance"));
+        for (const auto& [dtype, unused] : spec.tolerance) {
+            if (!t.tolerance.count(dtype)) {
+                fail(child(ptr, "tolerance"), "no entry for " + std::string(engine::dtypeName(dtype)) +
+                                                  ": the track's tolerance replaces the spec's, so it names the same "
+                                                  "dtypes");
+            }
+        }
     }
     t.starter = pyFile(required(j, ptr, "starter"), child(ptr, "starter"));
     t.solution = pyFile(required(j, ptr, "solution"), child(ptr, "solution"));

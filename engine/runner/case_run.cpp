@@ -129,8 +129,16 @@ LaunchOutcome launchAndWait(const cuda::Kernel& kernel, const problem::LaunchDim
         o.failure = cuda::lastFailure();
         return o;
     }
+    StderrWindow stderrWindow; // a failed device assert reports on stderr
     auto done = stream.synchronize();
     o.printed = drainDevicePrintf(kPrintedKept, o.printedDropped);
+    for (std::string& line : stderrWindow.take()) {
+        if (o.printed.size() < kPrintedKept) {
+            o.printed.push_back(std::move(line));
+        } else {
+            ++o.printedDropped;
+        }
+    }
     if (!done) {
         o.error = done.error();
         o.failure = cuda::lastFailure();

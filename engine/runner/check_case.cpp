@@ -151,6 +151,24 @@ bool usesDevicePrintf(const std::vector<char>& cubin)
     return std::search(cubin.begin(), cubin.end(), kName.begin(), kName.end()) != cubin.end();
 }
 
+engine::Status warmCase(const cuda::Context& ctx, const cuda::Stream& stream, const cuda::Kernel& reference,
+                        const problem::ProblemInstance& inst, const CaseResources& res)
+{
+    if (res.cache == nullptr) {
+        return {};
+    }
+    auto images = res.cache->inputs(inst, res.key);
+    if (!images) {
+        return images.error();
+    }
+    CaseOutcome scratch;
+    if (!referenceOutputs(ctx, stream, reference, inst, **images, res, scratch)) {
+        return scratch.engineError ? *scratch.engineError
+                                   : engine::makeError(engine::ErrorKind::Internal, "the reference did not run");
+    }
+    return {};
+}
+
 CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const cuda::Kernel& learner,
                     const cuda::Kernel& reference, const problem::ProblemInstance& inst, const RepeatPlan& repeat,
                     const std::function<void()>& beforeLaunch, const CaseResources& res)
@@ -208,6 +226,10 @@ CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const 
         l1 = launchAndWait(learner, inst.launch, *first, stream);
     }
     if (!l1.ok) {
+        if (!l1.printed.empty()) { // a repeat that failed: its output names why (an assert's line)
+            out.printed = l1.printed;
+            out.printedDropped = l1.printedDropped;
+        }
         if (l1.sticky()) {
             out.fault = l1.failure;
             out.faultLaunch = 1;

@@ -67,6 +67,12 @@ CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const 
                     const cuda::Kernel& reference, const problem::ProblemInstance& inst, const RepeatPlan& repeat = {},
                     const std::function<void()>& beforeLaunch = {}, const CaseResources& resources = {});
 
+/// Holds the inputs of `inst` (with their float64 images) and the reference's outputs on them in `res.cache`, so
+/// that a later runCase() of the same case launches only the learner's kernel (the worker's warm-up request).
+/// Does nothing without a cache. Errors: those of the input generation and of the reference launch.
+engine::Status warmCase(const cuda::Context& ctx, const cuda::Stream& stream, const cuda::Kernel& reference,
+                        const problem::ProblemInstance& inst, const CaseResources& res);
+
 /// Whether a CUBIN calls device printf (CUDA printf, tl.device_print): its symbols name `vprintf`.
 bool usesDevicePrintf(const std::vector<char>& cubin);
 

@@ -1,5 +1,7 @@
 #include "engine/runner/device_print.h"
 
+#include "engine/runner/device_assert.h"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -138,6 +140,68 @@ std::vector<std::string> drainDevicePrintf(std::size_t keep, int64_t& dropped)
         pos = stop + 1;
     }
     return lines;
+}
+
+StderrWindow::StderrWindow()
+{
+    if (!devicePrintfCaptured()) {
+        return;
+    }
+    m_mem = ::memfd_create("tkm-device-stderr", MFD_CLOEXEC);
+    if (m_mem < 0) {
+        return;
+    }
+    std::fflush(stderr);
+    m_saved = ::fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (m_saved < 0 || ::dup2(m_mem, STDERR_FILENO) < 0) {
+        if (m_saved >= 0) {
+            ::close(m_saved);
+        }
+        ::close(m_mem);
+        m_saved = m_mem = -1;
+    }
+}
+
+StderrWindow::~StderrWindow()
+{
+    (void)take();
+}
+
+std::vector<std::string> StderrWindow::take()
+{
+    std::vector<std::string> asserts;
+    if (m_saved < 0) {
+        return asserts;
+    }
+    std::fflush(stderr);
+    ::dup2(m_saved, STDERR_FILENO);
+    ::close(m_saved);
+    m_saved = -1;
+    constexpr off_t kReadCap = off_t{1} << 20; // the device's printf buffer is 1 MiB by default
+    const off_t end = std::min(::lseek(m_mem, 0, SEEK_CUR), kReadCap);
+    std::string text(static_cast<size_t>(std::max<off_t>(end, 0)), '\0');
+    const ssize_t got = text.empty() ? 0 : ::pread(m_mem, text.data(), text.size(), 0);
+    text.resize(got > 0 ? static_cast<size_t>(got) : 0);
+    ::close(m_mem);
+    m_mem = -1;
+    std::string rest;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        const size_t nl = text.find('\n', pos);
+        const size_t stop = nl == std::string::npos ? text.size() : nl;
+        std::string line = text.substr(pos, stop - pos);
+        if (parseDeviceAssert(line)) {
+            asserts.push_back(std::move(line));
+        } else {
+            rest += line + "\n";
+        }
+        pos = stop + 1;
+    }
+    if (!rest.empty()) {
+        std::fwrite(rest.data(), 1, rest.size(), stderr);
+        std::fflush(stderr);
+    }
+    return asserts;
 }
 
 namespace detail {

@@ -29,6 +29,27 @@ bool devicePrintfCaptured();
 /// at most `keep` of them; `dropped` counts the others. Empties the capture file. Call after a synchronise.
 std::vector<std::string> drainDevicePrintf(std::size_t keep, int64_t& dropped);
 
+/// While alive, descriptor 2 (stderr) points at an in-memory file: CUDA writes the report of a failed device
+/// assert ("kernel.cu:9: …: block: [0,0,0], thread: [5,0,0] Assertion `…` failed.", device_assert.h) to stderr,
+/// not stdout, when the host synchronises (seen on the H200, CUDA 13.0). take() restores descriptor 2 and returns
+/// those assert lines; every other line caught is written on to the real stderr. Does nothing (take() returns
+/// nothing) unless captureDevicePrintf() is in place. Wrap one synchronise in it.
+class StderrWindow
+{
+public:
+    StderrWindow();
+    ~StderrWindow(); ///< restores descriptor 2 if take() was not called
+    StderrWindow(const StderrWindow&) = delete;
+    StderrWindow& operator=(const StderrWindow&) = delete;
+
+    /// Restores descriptor 2; the assert report lines written meanwhile, in order.
+    std::vector<std::string> take();
+
+private:
+    int m_saved = -1; // the real stderr while the window is open
+    int m_mem = -1;   // the in-memory file
+};
+
 namespace detail {
 
 /// Appends `lines` to the report's `printed` up to kPrintedKept lines in all; the rest and `dropped` go to

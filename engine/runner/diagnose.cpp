@@ -6,6 +6,7 @@
 #include "engine/problem/generate.h"
 #include "engine/problem/spec.h"
 #include "engine/runner/case_run.h"
+#include "engine/runner/device_assert.h"
 #include "engine/runner/subprocess.h"
 #include "engine/runner/triton_gpu.h"
 
@@ -348,9 +349,19 @@ report::FaultInfo diagnoseFault(const FaultContext& f)
         return out;
     case CUDA_ERROR_ASSERT:
         out.kind = "assert";
-        out.message = fmt::format("A device-side assert failed in {} ({}): the printed output names the file, "
-                                  "line, block and thread of the assert that failed.",
-                                  where, f.failure.name);
+        if (const auto a = findDeviceAssert(f.printed)) {
+            out.line = a->line;
+            out.programId.assign(a->block.begin(), a->block.end());
+            out.lane.assign(a->thread.begin(), a->thread.end());
+            out.message = fmt::format("assert({}) failed at line {} of {}, in block ({}, {}, {}), thread ({}, {}, {}), "
+                                      "{} ({}).",
+                                      a->condition, a->line, a->file, a->block[0], a->block[1], a->block[2],
+                                      a->thread[0], a->thread[1], a->thread[2], where, f.failure.name);
+        } else {
+            out.message = fmt::format("A device-side assert failed in {} ({}); the device did not print which "
+                                      "one (its printf buffer was full?).",
+                                      where, f.failure.name);
+        }
         return out;
     case CUDA_ERROR_HARDWARE_STACK_ERROR:
         out.kind = "stack-overflow";

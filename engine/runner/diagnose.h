@@ -74,6 +74,7 @@ struct FaultContext
     std::filesystem::path probeExecutable;    ///< tkm-run
     double probeTimeoutS = 8;                 ///< per probe [s]
     ProgressFn progress;                      ///< "diagnose" progress (may be empty)
+    std::vector<std::string> printed;         ///< what the faulting launch printed (an assert's report line)
 };
 
 /// Diagnoses a fault with probes (see file comment) and returns the report's fault object.

@@ -182,6 +182,9 @@ report::RunReport Runner::runOne(const Job& job, const ProgressFn& progressIn, b
     r.meta = *meta;
 
     if (isTritonSource(job.sourceName)) {
+        if (spec->triton && !spec->triton->tolerance.empty()) {
+            spec->tolerance = spec->triton->tolerance; // the track's own tolerance (problem/spec.h, TritonTrack)
+        }
         // auto: the GPU when one is usable, else the CPU interpreter; a compile-only auto job is checked only.
         const bool cpu = job.device == Device::Cpu ||
                          (job.device == Device::Auto && (job.mode == Mode::CompileOnly || !device().has_value()));
@@ -382,6 +385,7 @@ report::RunReport Runner::runCases(const Job& job, const problem::ExerciseSpec& 
             FaultContext fc{
                 job,     ci, *inst, *co.fault, co.faultLaunch, m_options.probeExecutable, m_options.probeTimeoutS,
                 progress};
+            fc.printed = co.printed;
             report::FaultInfo fault = diagnoseFault(fc);
             co.info.message = fault.message;
             r.cases.push_back(std::move(co.info));

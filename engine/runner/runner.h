@@ -152,6 +152,8 @@ private:
     GpuTarget gpuTarget(const Job& job, report::RunReport& r);
     static std::vector<int> allCases(const problem::ExerciseSpec& spec);
     void startBackgroundWarm(const problem::ExerciseSpec& spec, const problem::MetaValues& meta);
+    // The warm-up request's share of the cases: inputs and reference outputs held for the first Run (warm.cpp).
+    void warmCases(const problem::ExerciseSpec& spec, const problem::MetaValues& meta, const cuda::Kernel& reference);
     void waitForWarm(report::RunReport& r);
     void addDeepCheck(const Job& job, const problem::ExerciseSpec& spec, const problem::MetaValues& meta,
                       const std::vector<int>& indices, const ProgressFn& progress, report::RunReport& r) const;

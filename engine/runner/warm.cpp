@@ -4,9 +4,12 @@
 #include "engine/compile/compiler.h"
 #include "engine/cuda/driver.h"
 #include "engine/report/convert.h"
+#include "engine/runner/check_case.h"
 #include "engine/runner/deep_check.h"
 #include "engine/runner/runner.h"
 #include "engine/runner/session.h"
+
+#include <fmt/format.h>
 
 #include <future>
 
@@ -59,7 +62,9 @@ report::RunReport Runner::warm(const std::filesystem::path& exercise, const Prog
         const auto tc = Clock::now();
         if (auto req = compile::referenceRequest(*spec, s.context.info().cc())) {
             if (auto c = compile::compileKernel(*req); c && c->ok) {
-                (void)detail::load(s.modules, *c);
+                if (auto loaded = detail::load(s.modules, *c)) {
+                    warmCases(*spec, *meta, (*loaded)->kernel);
+                }
             }
         }
         r.stagesMs["compile"] = msSince(tc);
@@ -76,6 +81,28 @@ report::RunReport Runner::warm(const std::filesystem::path& exercise, const Prog
     }
     r.stagesMs["total"] = msSince(t0);
     return r;
+}
+
+void Runner::warmCases(const problem::ExerciseSpec& spec, const problem::MetaValues& meta,
+                       const cuda::Kernel& reference)
+{
+    // The first Run's case inputs (with their float64 images) and the reference's outputs on them, held under
+    // the key that Run looks them up by (runCases: the loaded reference's handle), so that Run launches only
+    // the learner's kernel. A case that cannot be prepared is left to the Run, which reports it.
+    Session& s = *m_session;
+    const std::vector<int> all = allCases(spec);
+    const std::string refKey = fmt::format("{}", static_cast<const void*>(reference.handle()));
+    s.cases.prefetch(detail::caseList(spec, meta, all, refKey));
+    for (const int ci : all) {
+        auto inst = problem::instantiate(spec, spec.cases[static_cast<std::size_t>(ci)], meta, ci);
+        if (!inst) {
+            continue;
+        }
+        const detail::CaseResources res{&s.cases, detail::CaseCache::caseKey(*inst, refKey), &s.pool};
+        if (!detail::warmCase(s.context, s.stream, reference, *inst, res)) {
+            return;
+        }
+    }
 }
 
 void Runner::startBackgroundWarm(const problem::ExerciseSpec& spec, const problem::MetaValues& meta)

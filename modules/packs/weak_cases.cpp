@@ -369,20 +369,33 @@ std::string looseReason(engine::DType t)
     }
 }
 
-void toleranceWarnings(const ExerciseSpec& spec, std::vector<SpecWarning>& out)
+// The warnings of one tolerance map, whose JSON pointer is `where` ("/tolerance", "/triton/tolerance").
+void toleranceWarnings(const std::map<engine::DType, problem::Tolerance>& tolerance, const std::string& where,
+                       std::vector<SpecWarning>& out)
 {
-    for (const auto& [dtype, tol] : spec.tolerance) {
-        const double limit = toleranceLimit(dtype);
-        const std::string base = "/tolerance/" + std::string(engine::dtypeName(dtype));
+    for (const auto& [dtype, tol] : tolerance) {
+        // A declared TF32 arithmetic is held to TF32's limit: ten ulps at 1.0, as for f16 (same 10-bit mantissa).
+        const bool tf32 = tol.arithmetic == "tf32";
+        const double limit = tf32 ? toleranceLimit(engine::DType::F16) : toleranceLimit(dtype);
+        const std::string base = where + "/" + std::string(engine::dtypeName(dtype));
         for (const auto& [field, value] : {std::pair<const char*, double>{"atol", tol.atol}, {"rtol", tol.rtol}}) {
             if (value > limit) {
                 out.push_back({WeakKind::LooseTolerance, base + "/" + field,
                                std::string(engine::dtypeName(dtype)) + " " + field + " " + num(value) +
-                                   " is looser than the dtype needs (at most " + num(limit) +
-                                   "): " + looseReason(dtype) +
+                                   " is looser than " + (tf32 ? "TF32 products need" : "the dtype needs") +
+                                   " (at most " + num(limit) +
+                                   "): " + (tf32 ? looseReason(engine::DType::F16) : looseReason(dtype)) +
                                    "; tighten it (for long reductions scale atol with \"scale\", e.g. \"sqrt(K)\")."});
             }
         }
+    }
+}
+
+void toleranceWarnings(const ExerciseSpec& spec, std::vector<SpecWarning>& out)
+{
+    toleranceWarnings(spec.tolerance, "/tolerance", out);
+    if (spec.triton) {
+        toleranceWarnings(spec.triton->tolerance, "/triton/tolerance", out);
     }
 }
 

@@ -442,6 +442,41 @@ TEST(Spec, EveryRejectionPath)
     }
 }
 
+// The Triton track's own tolerance (attention-fwd: TF32 allowed in CUDA, ieee asked for in Triton).
+TEST(Spec, TritonTrackToleranceReplacesTheSpecsForTritonJobs)
+{
+    json j = test::vectorAddJson();
+    j["triton"]["tolerance"] = {{"f32", {{"atol", 1e-7}, {"rtol", 2e-7}}}};
+    auto ok = test::parseIn(j);
+    ASSERT_TRUE(ok.ok()) << ok.error().message;
+    ASSERT_TRUE(ok->triton.has_value());
+    ASSERT_EQ(ok->triton->tolerance.count(engine::DType::F32), 1u);
+    EXPECT_DOUBLE_EQ(ok->triton->tolerance.at(engine::DType::F32).rtol, 2e-7);
+    EXPECT_DOUBLE_EQ(ok->tolerance.at(engine::DType::F32).rtol, 1e-6) << "the CUDA track keeps the spec's";
+
+    j["triton"]["tolerance"] = {{"f16", {{"atol", 1e-3}, {"rtol", 1e-3}}}};
+    auto missing = test::parseIn(j);
+    ASSERT_FALSE(missing.ok());
+    EXPECT_NE(missing.error().message.find("/triton/tolerance: no entry for f32"), std::string::npos)
+        << missing.error().message;
+    j["tolerance"]["f32"]["arithmetic"] = "tf32";
+    j["triton"].erase("tolerance");
+    auto tf32 = test::parseIn(j);
+    ASSERT_TRUE(tf32.ok()) << tf32.error().message;
+    EXPECT_EQ(tf32->tolerance.at(engine::DType::F32).arithmetic, "tf32");
+    j["tolerance"]["f32"]["arithmetic"] = "bf16x3";
+    auto unknown = test::parseIn(j);
+    ASSERT_FALSE(unknown.ok());
+    EXPECT_NE(unknown.error().message.find("/tolerance/f32/arithmetic: the one arithmetic"), std::string::npos)
+        << unknown.error().message;
+    j["tolerance"]["f32"].erase("arithmetic");
+    j["triton"]["tolerance"] = {{"f32", {{"atol", -1}, {"rtol", 0}}}};
+    auto negative = test::parseIn(j);
+    ASSERT_FALSE(negative.ok());
+    EXPECT_NE(negative.error().message.find("/triton/tolerance/f32: atol and rtol must be"), std::string::npos)
+        << negative.error().message;
+}
+
 TEST(Spec, FileLabelAndNoFileChecks)
 {
     json j = test::vectorAddJson();

@@ -2,6 +2,7 @@
 // with the generated source and its per-line map in the report, internal errors of our compiler named on the
 // Triton line, and the device printf capture (in a child process: it moves the process's stdout).
 #include "engine/report/run_report.h"
+#include "engine/runner/device_assert.h"
 #include "engine/runner/device_print.h"
 #include "engine/runner/runner.h"
 #include "engine/runner/triton_gpu.h"
@@ -243,6 +244,36 @@ void captureChild()
         std::_Exit(5);
     }
     std::_Exit(0);
+}
+
+// The line CUDA's __assertfail prints (CUDA C++ Programming Guide, "Assertion"), as the runner reads it back.
+TEST(TritonGpuPath, DeviceAssertLinesAreParsed)
+{
+    const auto a = tkm::runner::parseDeviceAssert(
+        "kernel.cu:9: void vector_add(const float *, const float *, float *, int): block: [3,0,0], thread: "
+        "[17,1,0] Assertion `k != 5 && \"element 5 is refused\"` failed.");
+    ASSERT_TRUE(a.has_value());
+    EXPECT_EQ(a->file, "kernel.cu");
+    EXPECT_EQ(a->line, 9);
+    EXPECT_EQ(a->function, "void vector_add(const float *, const float *, float *, int)");
+    EXPECT_EQ(a->block, (std::array<int64_t, 3>{3, 0, 0}));
+    EXPECT_EQ(a->thread, (std::array<int64_t, 3>{17, 1, 0}));
+    EXPECT_EQ(a->condition, "k != 5 && \"element 5 is refused\"");
+    // A Triton kernel's assert names the .py through the #line map; a file name may hold ':'.
+    const auto py = tkm::runner::parseDeviceAssert(
+        "C:/k/kernel.py:11: void tkm_triton_kernel(float *): block: [0,0,0], thread: [5,0,0] Assertion "
+        "`element 5 is refused` failed.");
+    ASSERT_TRUE(py.has_value());
+    EXPECT_EQ(py->file, "C:/k/kernel.py");
+    EXPECT_EQ(py->line, 11);
+    EXPECT_FALSE(tkm::runner::parseDeviceAssert("pid (0, 0, 0) idx (5) x: 1.0").has_value());
+    EXPECT_FALSE(tkm::runner::parseDeviceAssert("a.cu:x: f: block: [0,0,0], thread: [0,0,0] Assertion `a` failed.")
+                     .has_value());
+    const std::vector<std::string> printed = {"hello", "kernel.cu:4: void k(): block: [1,2,3], thread: [4,5,6] "
+                                                       "Assertion `0` failed."};
+    const auto found = tkm::runner::findDeviceAssert(printed);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(found->condition, "0");
 }
 
 TEST(TritonGpuPath, DevicePrintfCaptureIsBounded)

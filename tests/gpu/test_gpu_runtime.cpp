@@ -192,6 +192,48 @@ TEST(GpuRuntime, TrapIsNotBlamedOnABuffer)
     EXPECT_EQ(r.report.fault->buffer, "");
 }
 
+// Issue 14, item 2: assert() works under NVRTC (<assert.h>, <cassert>) and a failed one is named by its line.
+TEST(GpuRuntime, FailedAssertIsNamedByItsLine)
+{
+    const auto r = runFile(fixture("assert.cu"), 60s);
+    ASSERT_EQ(r.report.verdict, "fault") << r.report.summary;
+    ASSERT_TRUE(r.report.fault.has_value());
+    const auto& f = *r.report.fault;
+    std::cout << "[figure] assert: kind " << f.kind << " (" << f.cudaError << "): " << f.message << "\n";
+    EXPECT_EQ(f.kind, "assert");
+    EXPECT_EQ(f.buffer, "");
+    EXPECT_EQ(f.cudaError, "CUDA_ERROR_ASSERT");
+    EXPECT_EQ(f.line, 9);
+    EXPECT_EQ(f.programId, (std::vector<int64_t>{0, 0, 0}));
+    EXPECT_EQ(f.lane, (std::vector<int64_t>{5, 0, 0}));
+    EXPECT_NE(f.message.find("line 9"), std::string::npos) << f.message;
+}
+
+TEST(GpuRuntime, AssertUnderNdebugIsCompiledOut)
+{
+    const auto r = runFile(fixture("assert-ndebug.cu"), 60s);
+    EXPECT_EQ(r.report.verdict, "pass") << r.report.summary;
+}
+
+// tl.device_assert lowers to the device's __assertfail, as in Triton: the same kind and line as the interpreter.
+TEST(GpuRuntime, FailedTritonDeviceAssertIsNamedByItsPyLine)
+{
+    const auto r = runFile(fixture("device-assert.py"), 60s);
+    ASSERT_EQ(r.report.verdict, "fault") << r.report.summary;
+    ASSERT_TRUE(r.report.fault.has_value());
+    const auto& f = *r.report.fault;
+    std::cout << "[figure] tl.device_assert: kind " << f.kind << " (" << f.cudaError << "), interpreter "
+              << f.interpreter << ": " << f.message << "\n";
+    EXPECT_EQ(r.report.executor, "gpu");
+    EXPECT_EQ(f.kind, "assert");
+    EXPECT_EQ(f.buffer, "");
+    EXPECT_EQ(f.cudaError, "CUDA_ERROR_ASSERT");
+    EXPECT_EQ(f.line, 11);
+    ASSERT_EQ(f.programId.size(), 3U);
+    EXPECT_EQ(f.programId[0], 0);
+    EXPECT_EQ(f.interpreter, "agrees") << f.message;
+}
+
 TEST(GpuRuntime, DeepRecursionIsNotBlamedOnABuffer)
 {
     const auto r = runFile(fixture("deep-recursion.cu"), 60s);

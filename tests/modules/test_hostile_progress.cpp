@@ -2,15 +2,14 @@
 // 1–3 or negative is refused and left as it was; refusing a database (newer or foreign) leaves no -wal or -shm.
 #include "modules/progress/schema.h"
 #include "modules/progress/store.h"
+#include "tests/support/temp_dir.h"
 
 #include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <string>
-#include <unistd.h>
 
 namespace {
 
@@ -18,30 +17,7 @@ namespace fs = std::filesystem;
 using tkm::progress::ErrorKind;
 using tkm::progress::Store;
 
-class TempDir
-{
-public:
-    TempDir()
-    {
-        std::string pattern = (fs::temp_directory_path() / "tkm-hostile-progress-XXXXXX").string();
-        if (!mkdtemp(pattern.data())) {
-            std::abort();
-        }
-        m_path = pattern;
-    }
-    ~TempDir()
-    {
-        std::error_code ec;
-        fs::remove_all(m_path, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    fs::path operator/(const std::string& name) const { return m_path / name; }
-    const fs::path& path() const { return m_path; }
-
-private:
-    fs::path m_path;
-};
+using tkm::test::TempDir;
 
 std::string readBytes(const fs::path& p)
 {

@@ -160,6 +160,23 @@ TEST(WeakCases, EachWarningFiresAloneOnAWeakenedBuiltInExercise)
               Strings{"no-negative-input /params/0/init"});
     EXPECT_EQ(warningsAfter(vectorAdd, [](json& s) { s["tolerance"]["f32"]["rtol"] = 1e-3; }),
               Strings{"loose-tolerance /tolerance/f32/rtol"});
+    // A declared TF32 arithmetic is held to TF32's limit (1e-2, as f16's), and the Triton track's own tolerance
+    // is checked too.
+    EXPECT_EQ(warningsAfter(vectorAdd,
+                            [](json& s) {
+                                s["tolerance"]["f32"] = {{"atol", 1e-2}, {"rtol", 1e-2}, {"arithmetic", "tf32"}};
+                            }),
+              Strings{});
+    EXPECT_EQ(warningsAfter(vectorAdd,
+                            [](json& s) {
+                                s["tolerance"]["f32"] = {{"atol", 2e-2}, {"rtol", 1e-2}, {"arithmetic", "tf32"}};
+                            }),
+              Strings{"loose-tolerance /tolerance/f32/atol"});
+    EXPECT_EQ(warningsAfter(vectorAdd,
+                            [](json& s) {
+                                s["triton"]["tolerance"] = {{"f32", {{"atol", 1e-6}, {"rtol", 1e-3}}}};
+                            }),
+              Strings{"loose-tolerance /triton/tolerance/f32/rtol"});
 
     // Row-wise kernel (grid = M): BLOCK_SIZE tiles N, the size the grid does not name; M = 3 does not help.
     const fs::path rowMax = contentExercise("03-memory-model/exercises/row-max");

@@ -71,6 +71,22 @@ std::size_t addressSpaceBytes()
     return n == 1 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)) : 0;
 }
 
+// <assert.h> and <cassert> for device code. NVRTC has no C library headers, but its built-in
+// crt/common_functions.h declares the device's __assertfail and defines `assert` under __CUDACC_RTC__; these
+// headers only re-apply C's rule that every inclusion re-reads NDEBUG (ISO C 7.2), so `#define NDEBUG` before the
+// include turns asserts off as it does under nvcc. A failed assert prints "file:line: function: block: [...],
+// thread: [...] Assertion `e` failed." and the launch ends with CUDA_ERROR_ASSERT (CUDA Programming Guide,
+// "Assertion").
+constexpr const char* kAssertHeader = R"(/* engine-provided: the device assert of NVRTC, NDEBUG re-read */
+#undef assert
+#ifdef NDEBUG
+#define assert(e) (static_cast<void>(0))
+#else
+#define assert(e) ((e) ? static_cast<void>(0) : __assertfail(#e, __FILE__, __LINE__, __PRETTY_FUNCTION__, sizeof(char)))
+#endif
+)";
+constexpr const char* kAssertHeaderNames[] = {"assert.h", "cassert"};
+
 // Runs in the child: NVRTC calls only, then the answer. Never returns. `memoryBytes` is the whole address-space
 // limit (what the parent mapped plus the compile's allowance).
 [[noreturn]] void childMain(int fd, const std::string& text, const std::string& name, const std::string& kernel,
@@ -90,7 +106,8 @@ std::size_t addressSpaceBytes()
         _exit(0);
     };
     nvrtcProgram prog = nullptr;
-    if (const nvrtcResult r = nvrtcCreateProgram(&prog, text.c_str(), name.c_str(), 0, nullptr, nullptr);
+    const char* headers[] = {kAssertHeader, kAssertHeader};
+    if (const nvrtcResult r = nvrtcCreateProgram(&prog, text.c_str(), name.c_str(), 2, headers, kAssertHeaderNames);
         r != NVRTC_SUCCESS) {
         failed("nvrtcCreateProgram", r);
     }

@@ -92,7 +92,7 @@ private:
     std::vector<std::string> paramList(const json& j, const std::string& ptr, const ExerciseSpec& spec) const;
     std::string pyFile(const json& j, const std::string& ptr) const;
     Baseline baseline(const json& j, const std::string& ptr, const ExerciseSpec& spec) const;
-    void tolerance(const json& j, const std::string& ptr, ExerciseSpec& spec) const;
+    std::map<DType, Tolerance> tolerance(const json& j, const std::string& ptr) const;
     void validateCrossRefs(ExerciseSpec& spec) const;
     void validateExpressions(const ExerciseSpec& spec) const;
 

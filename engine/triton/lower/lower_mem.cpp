@@ -368,10 +368,22 @@ void emitAssert(Emitter& em, const ir::Op& o)
     const ir::Type& t = em.type(c);
     std::string msg;
     for (char ch : o.text) {
-        msg += ch == '%' ? std::string("%%") : (ch == '"' || ch == '\\') ? std::string("\\") + ch : std::string(1, ch);
+        if (ch == '"' || ch == '\\') {
+            msg += '\\';
+            msg += ch;
+        } else if (static_cast<unsigned char>(ch) < 0x20) {
+            const unsigned u = static_cast<unsigned char>(ch); // a C octal escape, \ooo
+            msg += {'\\', static_cast<char>('0' + (u >> 6)), static_cast<char>('0' + ((u >> 3) & 7)),
+                    static_cast<char>('0' + (u & 7))};
+        } else {
+            msg += ch;
+        }
     }
-    const std::string fail = "{ printf(\"pid (%d, %d, %d) tl.device_assert failed: " + msg +
-                             "\\n\", (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z); __trap(); }";
+    // As Triton lowers it: the device's __assertfail, which prints "kernel.py:LINE: function: block: [..],
+    // thread: [..] Assertion `msg` failed." (the #line map makes __FILE__/__LINE__ the Triton line) and ends the
+    // launch with CUDA_ERROR_ASSERT; the runner reads that line back (runner/device_assert.h).
+    const std::string fail =
+        "__assertfail(\"" + msg + "\", __FILE__, __LINE__, __PRETTY_FUNCTION__, sizeof(char));";
     if (t.isScalar()) {
         em.line("if (!" + em.name(c) + ") " + fail);
         return;
