@@ -203,8 +203,8 @@ bool printColdStart(const worker::ClientOptions& co, const runner::Job& job, std
         worker::Client prime(co);
         const TimedJob t = timedRun(prime, job);
         out << "Priming the disk caches (first job ever on this machine): " << fixed(t.wallMs) << " ms, verdict "
-            << t.result.report.verdict << "\n";
-        if (t.result.report.verdict != "pass") {
+            << report::verdictName(t.result.report.verdict) << "\n";
+        if (t.result.report.verdict != report::Verdict::Pass) {
             out << "bench: the job did not pass: " << t.result.report.summary << "\n";
             return false;
         }
@@ -341,7 +341,7 @@ bool printTritonRow(const worker::ClientOptions& co, const runner::Job& cudaJob,
     for (int run = 0; run <= o.runs; ++run) {
         const TimedJob t = timedRun(client, job);
         const auto& rep = t.result.report;
-        if (rep.verdict != "pass" || rep.executor != "gpu") {
+        if (rep.verdict != report::Verdict::Pass || rep.executor != "gpu") {
             out << "Triton row: " << job.sourceName << " did not pass on the GPU (verdict " << rep.verdict
                 << ", executor " << (rep.executor.empty() ? "-" : rep.executor) << "): " << rep.summary << "\n";
             return false;
@@ -400,8 +400,8 @@ int runBench(const BenchOptions& o, std::ostream& out, const std::vector<std::st
             const auto t0 = Clock::now();
             worker::JobResult r = client.run(job);
             const double wall = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-            if (r.report.verdict != "pass") {
-                out << "bench: the job did not pass (verdict " << r.report.verdict << "): " << r.report.summary
+            if (r.report.verdict != report::Verdict::Pass) {
+                out << "bench: the job did not pass (verdict " << report::verdictName(r.report.verdict) << "): " << r.report.summary
                     << (r.report.error && r.report.error->message != r.report.summary ? " " + r.report.error->message
                                                                                       : std::string())
                     << "\n";

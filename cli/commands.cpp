@@ -202,7 +202,7 @@ void registerRun(CLI::App& app, int& exitCode)
             std::cerr << "\r\033[K" << std::flush;
         }
         print(result.report, args->json);
-        exitCode = result.report.verdict == "pass" ? 0 : 1;
+        exitCode = result.report.verdict == report::Verdict::Pass ? 0 : 1;
     });
 }
 
@@ -235,7 +235,7 @@ void registerCompile(CLI::App& app, int& exitCode)
         runner::Runner runner;
         const report::RunReport r = runner.run(*job);
         print(r, args->json);
-        exitCode = r.verdict == "compiled" ? 0 : 1;
+        exitCode = r.verdict == report::Verdict::Compiled ? 0 : 1;
     });
 }
 

@@ -16,9 +16,9 @@ std::string sizes(const std::map<std::string, int64_t>& s)
     return out;
 }
 
-std::string verdictWord(const std::string& v)
+std::string verdictWord(report::Verdict v)
 {
-    std::string up = v;
+    std::string up(report::verdictName(v));
     std::transform(up.begin(), up.end(), up.begin(),
                    [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     return up;
@@ -69,8 +69,8 @@ std::string formatReport(const report::RunReport& r)
             width = std::max(width, c.name.size());
         }
         for (const auto& c : r.cases) {
-            out += fmt::format("  {:<8} {:<{}}  {}\n", c.verdict, c.name, width, sizes(c.sizes));
-            if (!c.message.empty() && c.verdict != "pass") {
+            out += fmt::format("  {:<8} {:<{}}  {}\n", report::verdictName(c.verdict), c.name, width, sizes(c.sizes));
+            if (!c.message.empty() && c.verdict != report::CaseVerdict::Pass) {
                 out += fmt::format("           {}\n", c.message);
             }
         }

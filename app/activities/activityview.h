@@ -62,7 +62,7 @@ signals:
   /// A short line for the status bar.
   void statusMessage(const QString &text);
   /// A report to draw beside the learner's in the results charts (e.g. the solution's run).
-  void comparisonReport(const QString &name, const QJsonObject &report);
+  void comparisonReport(const QString &name, const tkm::report::RunReport &report);
 
 protected:
   /// The learner started working on the activity.

@@ -308,8 +308,8 @@ void DragMatchView::rebuild()
     m_pool->clear();
     for (DropList* list : std::as_const(m_targets))
         list->clear();
-    const QColor green = verdictColor(QStringLiteral("pass"), palette());
-    const QColor red = verdictColor(QStringLiteral("fail"), palette());
+    const QColor green = toneColor(Tone::Good, palette());
+    const QColor red = toneColor(Tone::Wrong, palette());
     for (int index : std::as_const(m_order)) {
         const course::DragItem& i = match->items[index];
         const QString id = qs(i.id);

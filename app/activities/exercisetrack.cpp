@@ -6,7 +6,6 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonArray>
 #include <QStringList>
 
 #include "engine/problem/spec.h"
@@ -111,16 +110,15 @@ QString promptNote()
               "function.");
 }
 
-std::optional<Track> reportTrack(const QJsonObject& report)
+std::optional<Track> reportTrack(const report::RunReport& report)
 {
-    const QString language = report.value(QStringLiteral("language")).toString();
+    const QString language = qs(report.language);
     if (language == QLatin1String("triton") || language == QLatin1String("cuda"))
         return parseTrack(language, Track::Cuda);
     QStringList files;
-    for (const QJsonValue& v :
-         report.value(QStringLiteral("compile")).toObject().value(QStringLiteral("diagnostics")).toArray())
-        files << v.toObject().value(QStringLiteral("file")).toString();
-    files << report.value(QStringLiteral("fault")).toObject().value(QStringLiteral("file")).toString();
+    if (report.compile)
+        for (const report::DiagnosticInfo& d : report.compile->diagnostics)
+            files << qs(d.file);
     for (const QString& f : std::as_const(files)) {
         if (f.endsWith(QLatin1String(".py")))
             return Track::Triton;
@@ -141,21 +139,21 @@ QString interpreterNote()
     return tr("Ran on the CPU interpreter: correctness only — timing and DRAM traffic need an NVIDIA GPU.");
 }
 
-QList<EditorDiagnostic> reportDiagnostics(const QJsonObject& report, const QString& fileName, const QString& source)
+QList<EditorDiagnostic> reportDiagnostics(const report::RunReport& report, const QString& fileName,
+                                         const QString& source)
 {
     QList<EditorDiagnostic> result;
-    const QJsonArray diagnostics =
-        report.value(QStringLiteral("compile")).toObject().value(QStringLiteral("diagnostics")).toArray();
-    for (const QJsonValue& v : diagnostics) {
-        const QJsonObject d = v.toObject();
-        const QString file = d.value(QStringLiteral("file")).toString();
+    if (!report.compile)
+        return result;
+    for (const report::DiagnosticInfo& d : report.compile->diagnostics) {
+        const QString file = qs(d.file);
         if (!file.isEmpty() && QFileInfo(file).fileName() != fileName)
             continue;
         EditorDiagnostic e;
-        e.line = d.value(QStringLiteral("line")).toInt();
-        e.column = d.value(QStringLiteral("column")).toInt();
-        e.severity = d.value(QStringLiteral("severity")).toString(QStringLiteral("error"));
-        e.message = d.value(QStringLiteral("message")).toString();
+        e.line = d.line;
+        e.column = d.column;
+        e.severity = d.severity.empty() ? QStringLiteral("error") : qs(d.severity);
+        e.message = qs(d.message);
         if (e.message.contains(QStringLiteral("expected a \";\"")) && atFirstToken(source, e.line, e.column))
             e.message += tr(" — the previous line may be missing a `;`");
         result.append(e);
@@ -163,18 +161,19 @@ QList<EditorDiagnostic> reportDiagnostics(const QJsonObject& report, const QStri
     return result;
 }
 
-EditorDiagnostic faultDiagnostic(const QJsonObject& report)
+EditorDiagnostic faultDiagnostic(const report::RunReport& report)
 {
     EditorDiagnostic e;
-    const QJsonObject fault = report.value(QStringLiteral("fault")).toObject();
-    e.line = fault.value(QStringLiteral("line")).toInt();
-    e.column = fault.value(QStringLiteral("column")).toInt();
     e.severity = QStringLiteral("error");
-    e.message = fault.value(QStringLiteral("message")).toString();
+    if (!report.fault)
+        return e;
+    e.line = report.fault->line;
+    e.column = report.fault->column;
+    e.message = qs(report.fault->message);
     return e;
 }
 
-QList<EditorDiagnostic> trackDiagnostics(const QJsonObject& report, Track track, const QString& fileName,
+QList<EditorDiagnostic> trackDiagnostics(const report::RunReport& report, Track track, const QString& fileName,
                                          const QString& source)
 {
     const std::optional<Track> from = reportTrack(report);
@@ -182,29 +181,26 @@ QList<EditorDiagnostic> trackDiagnostics(const QJsonObject& report, Track track,
         return {};
     QList<EditorDiagnostic> result = reportDiagnostics(report, fileName, source);
     const EditorDiagnostic fault = faultDiagnostic(report);
-    const QString faultFile = report.value(QStringLiteral("fault")).toObject().value(QStringLiteral("file")).toString();
-    if (fault.line > 0 && (faultFile.isEmpty() || QFileInfo(faultFile).fileName() == fileName))
+    if (fault.line > 0)
         result.prepend(fault);
     return result;
 }
 
-QString faultSummary(const QJsonObject& report)
+QString faultSummary(const report::RunReport& report)
 {
-    const QJsonObject fault = report.value(QStringLiteral("fault")).toObject();
-    const int line = fault.value(QStringLiteral("line")).toInt();
-    if (line <= 0)
+    if (!report.fault || report.fault->line <= 0)
         return {};
-    auto coords = [](const QJsonArray& a) {
+    auto coords = [](const std::vector<int64_t>& a) {
         QStringList parts;
-        for (const QJsonValue& v : a)
-            parts << QString::number(v.toInteger());
+        for (int64_t v : a)
+            parts << QString::number(v);
         return parts.join(QStringLiteral(", "));
     };
-    QString where = tr("line %1").arg(line);
-    if (fault.contains(QStringLiteral("program")))
-        where += tr(", program (%1)").arg(coords(fault.value(QStringLiteral("program")).toArray()));
-    if (fault.contains(QStringLiteral("lane")))
-        where += tr(", lane [%1]").arg(coords(fault.value(QStringLiteral("lane")).toArray()));
+    QString where = tr("line %1").arg(report.fault->line);
+    if (!report.fault->programId.empty())
+        where += tr(", program (%1)").arg(coords(report.fault->programId));
+    if (!report.fault->lane.empty())
+        where += tr(", lane [%1]").arg(coords(report.fault->lane));
     return where;
 }
 

@@ -5,8 +5,8 @@
 // diagnostics placed in the editor, the fault's line, program and lane, and where the run ran.
 
 #include "app/editor/kerneleditor.h"
+#include "engine/report/run_report.h"
 
-#include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -54,7 +54,7 @@ QString promptNote();
 
 /// The track that produced `report`: its `language`, else the extension of the file its diagnostics or fault
 /// name (kernel.py / kernel.cu); nullopt when the report says neither.
-std::optional<Track> reportTrack(const QJsonObject& report);
+std::optional<Track> reportTrack(const report::RunReport& report);
 
 /// The starter, solution, prompt, hints and names of `track` of `exercise` (Triton files read from the exercise
 /// folder).
@@ -68,18 +68,19 @@ QString interpreterNote();
 
 /// The report's compile diagnostics for the learner's own file, with a hint where NVRTC says `expected a ";"` at
 /// a line's first token (the `;` is missing at the end of the line before).
-QList<EditorDiagnostic> reportDiagnostics(const QJsonObject& report, const QString& fileName, const QString& source);
+QList<EditorDiagnostic> reportDiagnostics(const report::RunReport& report, const QString& fileName,
+                                         const QString& source);
 
 /// The fault of a report placed on its line (report `fault` with `line`: CPU interpreter or a GPU fault mapped
 /// through -lineinfo); line 0 when the fault has no line.
-EditorDiagnostic faultDiagnostic(const QJsonObject& report);
+EditorDiagnostic faultDiagnostic(const report::RunReport& report);
 
 /// What of `report` belongs on the editor of `track` (file `fileName`): nothing when the report came from the
 /// other track (reportTrack()), else the fault (first, when it has a line) and the diagnostics naming that file.
-QList<EditorDiagnostic> trackDiagnostics(const QJsonObject& report, Track track, const QString& fileName,
+QList<EditorDiagnostic> trackDiagnostics(const report::RunReport& report, Track track, const QString& fileName,
                                          const QString& source);
 
 /// One line naming the fault's line, program and lane ("line 5, program (0, 0, 0), lane 1000: …"), or empty.
-QString faultSummary(const QJsonObject& report);
+QString faultSummary(const report::RunReport& report);
 
 } // namespace tkm::app

@@ -333,8 +333,8 @@ bool ExerciseView::setTrack(Track track)
     loadTrackCode();
     // This track's own last run: its verdict and diagnostics come back, the other track's stay with it.
     applyDiagnostics();
-    const QJsonObject& report = m_runs[static_cast<int>(track)].report;
-    m_verdict->setText(report.isEmpty() ? QString() : verdictLine(report));
+    const std::optional<report::RunReport>& report = m_runs[static_cast<int>(track)].report;
+    m_verdict->setText(report ? verdictLine(*report) : QString());
     delete m_solutionDialog; // it shows the other track's solution
     m_solutionDialog = nullptr;
     return true;
@@ -442,7 +442,7 @@ void ExerciseView::onStarted(int jobId)
         m_verdict->setText(tr("Running… (Esc cancels)"));
 }
 
-void ExerciseView::onFinished(int jobId, const QJsonObject& report)
+void ExerciseView::onFinished(int jobId, const report::RunReport& report)
 {
     if (jobId == m_solutionJobId) {
         m_solutionJobId = 0;
@@ -457,14 +457,14 @@ void ExerciseView::onFinished(int jobId, const QJsonObject& report)
     if (ActivityStateStore* store = context().states)
         store->recordKernelRun(moduleId(), activityId(), m_runSource, m_runMeta, report);
     showReport(report, m_runSource);
-    if (report.value(QStringLiteral("verdict")).toString() == QLatin1String("pass")) {
+    if (report.verdict == report::Verdict::Pass) {
         storeValue(QStringLiteral("passed"), true);
         m_compare->setEnabled(true);
         markDone();
     }
 }
 
-void ExerciseView::showReport(const QJsonObject& report, const QString& source)
+void ExerciseView::showReport(const report::RunReport& report, const QString& source)
 {
     const Track from = reportTrack(report).value_or(m_track);
     TrackRun& run = m_runs[static_cast<int>(from)];
@@ -483,7 +483,8 @@ void ExerciseView::applyDiagnostics()
     const auto* ex = activity().as<course::Exercise>();
     const TrackRun& run = m_runs[static_cast<int>(m_track)];
     const QString fileName = ex ? trackCode(*ex, m_track).fileName : QStringLiteral("kernel.cu");
-    QList<EditorDiagnostic> inEditor = trackDiagnostics(run.report, m_track, fileName, run.source);
+    QList<EditorDiagnostic> inEditor =
+        run.report ? trackDiagnostics(*run.report, m_track, fileName, run.source) : QList<EditorDiagnostic>{};
     if (m_track == Track::Triton && ex && !inEditor.isEmpty()) {
         // The engine ran our own checker: run it here too for the ranges to underline and the notes to hover.
         const QList<EditorDiagnostic> detailed = lowerTriton(*ex->spec, run.source, run.meta).diagnostics;
@@ -505,7 +506,7 @@ void ExerciseView::applyDiagnostics()
         item->setData(kLineRole, e.line);
         item->setData(kColumnRole, e.column);
         item->setForeground(
-            verdictColor(e.severity == QLatin1String("error") ? QStringLiteral("fail") : QString(), palette()));
+            toneColor(e.severity == QLatin1String("error") ? Tone::Wrong : Tone::Caution, palette()));
         item->setToolTip(tr("Go to line %1 (Enter or click)").arg(e.line));
     }
     QList<EditorDiagnostic> placed;
@@ -522,10 +523,10 @@ void ExerciseView::applyDiagnostics()
         }
 }
 
-QString ExerciseView::verdictLine(const QJsonObject& report) const
+QString ExerciseView::verdictLine(const report::RunReport& report) const
 {
-    const QString verdict = report.value(QStringLiteral("verdict")).toString();
-    QString summary = report.value(QStringLiteral("summary")).toString().section(QLatin1Char('\n'), 0, 0);
+    const report::Verdict verdict = report.verdict;
+    QString summary = qs(report.summary).section(QLatin1Char('\n'), 0, 0);
     // The learner's file has no name on screen but the label above the editor: speak of lines.
     for (const QString& name : {QStringLiteral("kernel.cu:"), QStringLiteral("kernel.py:")})
         summary.replace(name, tr("line "));
@@ -536,7 +537,7 @@ QString ExerciseView::verdictLine(const QJsonObject& report) const
     if (!where.isEmpty())
         html += QStringLiteral("<br>") + tr("Fault at %1.").arg(where).toHtmlEscaped();
     // Said once: the engine's summary may already say where the run ran.
-    if (report.value(QStringLiteral("executor")).toString() == QLatin1String("cpu-interpreter") &&
+    if (report.executor == "cpu-interpreter" &&
         !summary.contains(QStringLiteral("CPU interpreter")))
         html += QStringLiteral("<br><i>%1</i>").arg(interpreterNote().toHtmlEscaped());
     return html;

@@ -60,12 +60,12 @@ public:
   void saveNow();
   /// The file the code is saved in.
   QString codePath() const { return m_codePath; }
-  /// The last report of this view's runs in the track shown.
-  const QJsonObject &lastReport() const { return m_runs[static_cast<int>(m_track)].report; }
+  /// The last report of this view's runs in the track shown (absent before the first).
+  const std::optional<report::RunReport> &lastReport() const { return m_runs[static_cast<int>(m_track)].report; }
   /// Shows a run report of `source`: its verdict and diagnostics belong to the track that produced it
   /// (reportTrack(); the shown track when the report names none) and reach the editor only while that track is
   /// shown; each track keeps its own last report across switches.
-  void showReport(const QJsonObject &report, const QString &source = QString());
+  void showReport(const report::RunReport &report, const QString &source = QString());
   /// Whether the exercise has been passed (this session or before).
   bool passed() const;
   /// The verdict line under the editor.
@@ -96,7 +96,7 @@ public:
   void saveWork() override { saveNow(); }
 
 private:
-  void onFinished(int jobId, const QJsonObject &report);
+  void onFinished(int jobId, const report::RunReport &report);
   void onStarted(int jobId);
   void applyDiagnostics();
   void restoreHints();
@@ -105,7 +105,7 @@ private:
   void runSolutionForComparison();
   QWidget *makeTrackSwitch(QWidget *parent);
   void loadTrackCode();
-  QString verdictLine(const QJsonObject &report) const;
+  QString verdictLine(const report::RunReport &report) const;
 
   KernelEditor *m_editor = nullptr;
   MarkdownView *m_prompt = nullptr;
@@ -130,7 +130,7 @@ private:
   QString m_codePath;
   /// The last run of one track: its report and what was run.
   struct TrackRun {
-    QJsonObject report;
+    std::optional<report::RunReport> report;
     QString source;
     QList<QPair<QString, qint64>> meta;
   };

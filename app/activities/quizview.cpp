@@ -361,8 +361,8 @@ void QuizView::render(int question, const QList<int>& selected)
     card.shown = grade.correct ? Shown::Right : (card.revealed || card.misses >= 2 ? Shown::Revealed : Shown::Missed);
     const bool full = card.shown != Shown::Missed;
     const QPalette pal = palette();
-    const QColor green = verdictColor(QStringLiteral("pass"), pal);
-    const QColor red = verdictColor(QStringLiteral("fail"), pal);
+    const QColor green = toneColor(Tone::Good, pal);
+    const QColor red = toneColor(Tone::Wrong, pal);
     int pickedWrong = 0;
     for (int i = 0; i < card.choices.size() && i < static_cast<int>(grade.choices.size()); ++i) {
         const course::ChoiceFeedback& f = grade.choices[i];

@@ -10,6 +10,8 @@
 #include "app/editor/codeview.h"
 #include "app/engine/engineclient.h"
 
+#include "engine/report/figures.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -227,27 +229,21 @@ int SpotTheBugView::runKernel()
     return m_jobId;
 }
 
-void SpotTheBugView::onRunFinished(int jobId, const QJsonObject& report)
+void SpotTheBugView::onRunFinished(int jobId, const report::RunReport& report)
 {
     if (jobId != m_jobId)
         return;
     m_jobId = 0;
     m_runButton->setEnabled(true);
-    const QString verdict = report.value(QStringLiteral("verdict")).toString();
+    const report::Verdict verdict = report.verdict;
     QString text = QStringLiteral("<b style=\"color: %1;\">%2</b> — %3")
                        .arg(verdictColor(verdict, palette()).name(), verdictTitle(verdict).toHtmlEscaped(),
-                            report.value(QStringLiteral("summary")).toString().toHtmlEscaped());
-    const QJsonObject fault = report.value(QStringLiteral("fault")).toObject();
-    if (!fault.isEmpty())
-        text += QStringLiteral("<br>") + fault.value(QStringLiteral("message")).toString().toHtmlEscaped();
-    for (const QJsonValue& c : report.value(QStringLiteral("cases")).toArray()) {
-        const QJsonObject cs = c.toObject();
-        if (cs.value(QStringLiteral("verdict")).toString() == QLatin1String("fail")) {
-            text += QStringLiteral("<br>") + cs.value(QStringLiteral("message")).toString().toHtmlEscaped();
-            break;
-        }
-    }
-    if (verdict == QLatin1String("compiled") || verdict == QLatin1String("error"))
+                            qs(report.summary).toHtmlEscaped());
+    if (report.fault)
+        text += QStringLiteral("<br>") + qs(report.fault->message).toHtmlEscaped();
+    if (const report::CaseInfo* failed = report::firstFailingCase(report))
+        text += QStringLiteral("<br>") + qs(failed->message).toHtmlEscaped();
+    if (verdict == report::Verdict::Compiled || verdict == report::Verdict::Error)
         text += QStringLiteral("<br>") +
                 tr("Without a GPU the engine can only compile it; on a GPU the guarded buffers turn the bug into a "
                    "named fault.")
@@ -303,35 +299,26 @@ int SpotTheBugView::runThisBug()
     return m_bugJobId;
 }
 
-void SpotTheBugView::onBugRunFinished(int jobId, const QJsonObject& report)
+void SpotTheBugView::onBugRunFinished(int jobId, const report::RunReport& report)
 {
     if (jobId != m_bugJobId)
         return;
     m_bugJobId = 0;
     m_runBug->setEnabled(true);
-    const QString verdict = report.value(QStringLiteral("verdict")).toString();
+    const report::Verdict verdict = report.verdict;
     QString text = QStringLiteral("<b style=\"color: %1;\">%2</b> — %3")
                        .arg(verdictColor(verdict, palette()).name(), verdictTitle(verdict).toHtmlEscaped(),
-                            report.value(QStringLiteral("summary")).toString().toHtmlEscaped());
+                            qs(report.summary).toHtmlEscaped());
     const QString where = faultSummary(report);
     if (!where.isEmpty()) {
         text += QStringLiteral("<br>") + tr("Fault at %1 of the listing.").arg(where).toHtmlEscaped();
-        const int line = report.value(QStringLiteral("fault")).toObject().value(QStringLiteral("line")).toInt();
-        m_listing->setCurrentLineNumber(line);
+        m_listing->setCurrentLineNumber(report.fault->line);
     }
-    // The wrong rows: the first failing case's message and its first mismatches.
-    for (const QJsonValue& c : report.value(QStringLiteral("cases")).toArray()) {
-        const QJsonObject cs = c.toObject();
-        if (cs.value(QStringLiteral("verdict")).toString() != QLatin1String("fail"))
-            continue;
-        text += QStringLiteral("<br>") + tr("Case “%1”: %2")
-                                             .arg(cs.value(QStringLiteral("name")).toString(),
-                                                  cs.value(QStringLiteral("message")).toString())
-                                             .toHtmlEscaped();
-        break;
-    }
-    if (report.value(QStringLiteral("executor")).toString() == QLatin1String("cpu-interpreter") &&
-        !report.value(QStringLiteral("summary")).toString().contains(QStringLiteral("CPU interpreter")))
+    // The wrong rows: the first failing case's message.
+    if (const report::CaseInfo* failed = report::firstFailingCase(report))
+        text += QStringLiteral("<br>") +
+                tr("Case “%1”: %2").arg(qs(failed->name), qs(failed->message)).toHtmlEscaped();
+    if (report.executor == "cpu-interpreter" && !qs(report.summary).contains(QStringLiteral("CPU interpreter")))
         text += QStringLiteral("<br><i>%1</i>").arg(interpreterNote().toHtmlEscaped());
     m_bugResult->setText(text);
     m_bugResult->show();

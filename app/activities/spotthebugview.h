@@ -48,9 +48,9 @@ public:
   void reset() override;
 
 private:
-  void onRunFinished(int jobId, const QJsonObject &report);
+  void onRunFinished(int jobId, const report::RunReport &report);
   void restorePicks();
-  void onBugRunFinished(int jobId, const QJsonObject &report);
+  void onBugRunFinished(int jobId, const report::RunReport &report);
 
   ListingView *m_listing = nullptr;
   ListingView *m_fixed = nullptr;

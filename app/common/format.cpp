@@ -93,6 +93,14 @@ QString formatSizes(const QJsonObject& sizes)
     return parts.join(QStringLiteral(", "));
 }
 
+QString formatSizes(const std::map<std::string, int64_t>& sizes)
+{
+    QStringList parts;
+    for (const auto& [name, value] : sizes)
+        parts << QString::fromStdString(name) + QStringLiteral(" = ") + QString::number(value);
+    return parts.join(QStringLiteral(", "));
+}
+
 QString formatPercent(double value, double ceiling)
 {
     if (ceiling <= 0.0 || !std::isfinite(value))
@@ -101,23 +109,52 @@ QString formatPercent(double value, double ceiling)
     return QString::number(pct, 'f', pct < 10 ? 1 : 0) + QStringLiteral(" %");
 }
 
-QString verdictTitle(const QString& verdict)
+QString verdictTitle(report::Verdict verdict)
 {
-    if (verdict == QLatin1String("pass"))
+    using report::Verdict;
+    switch (verdict) {
+    case Verdict::Pass:
         return tr("Pass");
-    if (verdict == QLatin1String("fail"))
+    case Verdict::Fail:
         return tr("Wrong results");
-    if (verdict == QLatin1String("fault"))
+    case Verdict::Fault:
         return tr("The kernel faulted");
-    if (verdict == QLatin1String("timeout"))
+    case Verdict::Timeout:
         return tr("Time-out");
-    if (verdict == QLatin1String("compile_error"))
+    case Verdict::CompileError:
         return tr("Does not compile");
-    if (verdict == QLatin1String("compiled"))
+    case Verdict::Compiled:
         return tr("Compiles");
-    if (verdict == QLatin1String("error"))
-        return tr("Could not run");
-    return verdict.isEmpty() ? tr("No verdict") : verdict;
+    case Verdict::Error:
+        break;
+    }
+    return tr("Could not run");
+}
+
+QString verdictTitle(report::ConfigVerdict verdict)
+{
+    // "skipped" kept its wire name as its headline before the enum; the run verdicts share their headlines.
+    const std::optional<report::Verdict> run = report::toRunVerdict(verdict);
+    return run ? verdictTitle(*run) : QStringLiteral("skipped");
+}
+
+namespace {
+
+QString wireName(std::string_view name)
+{
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+}
+
+} // namespace
+
+QString verdictWord(report::CaseVerdict verdict)
+{
+    return wireName(report::verdictName(verdict));
+}
+
+QString verdictWord(report::Verdict verdict)
+{
+    return wireName(report::verdictName(verdict));
 }
 
 } // namespace tkm::app

@@ -2,8 +2,14 @@
 // Plain-words formatting of run-report fields (docs/run-report.md): units, sizes, verdict headlines. The colours
 // that go with them are in app/common/theme.h.
 
+#include "engine/report/verdict.h"
+
 #include <QJsonObject>
 #include <QString>
+
+#include <cstdint>
+#include <map>
+#include <string>
 
 namespace tkm::app {
 
@@ -22,10 +28,18 @@ QString formatGflops(double gflops);
 QString formatValue(const QJsonValue& value);
 /// "n = 1025" or "M = 4, N = 1000" from a `sizes` object.
 QString formatSizes(const QJsonObject& sizes);
+/// "n = 1025" or "M = 4, N = 1000" from a report's size (or meta-parameter) map, in name order.
+QString formatSizes(const std::map<std::string, int64_t>& sizes);
 /// A percentage of a ceiling ("69 %"), or "—" when the ceiling is unknown.
 QString formatPercent(double value, double ceiling);
 
-/// Headline of a verdict ("Pass", "Wrong values", "Fault", …).
-QString verdictTitle(const QString& verdict);
+/// Headline of a verdict ("Pass", "Wrong results", "The kernel faulted", …).
+QString verdictTitle(report::Verdict verdict);
+/// Headline of a configuration verdict (a run verdict's, or "Skipped").
+QString verdictTitle(report::ConfigVerdict verdict);
+/// A case verdict as the cases table shows it: its wire name ("pass", "skipped").
+QString verdictWord(report::CaseVerdict verdict);
+/// A verdict's wire name ("pass", "compile_error"), as the run history's prompts quote it.
+QString verdictWord(report::Verdict verdict);
 
 } // namespace tkm::app

@@ -57,34 +57,95 @@ bool isDarkPalette(const QPalette& palette)
 
 namespace {
 
-QColor verdictHue(const QString& verdict, bool dark)
+QColor toneHue(Tone tone, bool dark)
 {
-    if (verdict == QLatin1String("pass"))
+    switch (tone) {
+    case Tone::Good:
         return dark ? QColor(0x3f, 0xb9, 0x50) : QColor(0x1a, 0x7f, 0x37);
-    if (verdict == QLatin1String("compiled"))
+    case Tone::Info:
         return dark ? QColor(0x58, 0xa6, 0xff) : QColor(0x09, 0x69, 0xda);
-    if (verdict == QLatin1String("fail") || verdict == QLatin1String("compile_error"))
+    case Tone::Wrong:
         return dark ? QColor(0xf8, 0x51, 0x49) : QColor(0xcf, 0x22, 0x2e);
-    if (verdict == QLatin1String("fault") || verdict == QLatin1String("timeout"))
+    case Tone::Broken:
         return dark ? QColor(0xff, 0x7b, 0x72) : QColor(0xa4, 0x0e, 0x26);
+    case Tone::Caution:
+        break;
+    }
     return dark ? QColor(0xd2, 0x99, 0x22) : QColor(0x9a, 0x67, 0x00);
 }
 
 } // namespace
 
-QColor verdictColor(const QString& verdict, const QPalette& palette)
+Tone verdictTone(report::Verdict verdict)
+{
+    using report::Verdict;
+    switch (verdict) {
+    case Verdict::Pass:
+        return Tone::Good;
+    case Verdict::Compiled:
+        return Tone::Info;
+    case Verdict::Fail:
+    case Verdict::CompileError:
+        return Tone::Wrong;
+    case Verdict::Fault:
+    case Verdict::Timeout:
+        return Tone::Broken;
+    case Verdict::Error:
+        break;
+    }
+    return Tone::Caution;
+}
+
+Tone verdictTone(report::CaseVerdict verdict)
+{
+    using report::CaseVerdict;
+    switch (verdict) {
+    case CaseVerdict::Pass:
+        return Tone::Good;
+    case CaseVerdict::Fail:
+        return Tone::Wrong;
+    case CaseVerdict::Fault:
+        return Tone::Broken;
+    case CaseVerdict::Skipped:
+        break;
+    }
+    return Tone::Caution;
+}
+
+Tone verdictTone(report::ConfigVerdict verdict)
+{
+    const std::optional<report::Verdict> run = report::toRunVerdict(verdict);
+    return run ? verdictTone(*run) : Tone::Caution;
+}
+
+QColor toneColor(Tone tone, const QPalette& palette)
 {
     // Readable as text on both Window (labels) and Base (pages).
     const QColor window = palette.color(QPalette::Window), base = palette.color(QPalette::Base);
     const QColor text = palette.color(QPalette::Text);
     const QColor worst = contrastRatio(text, window) < contrastRatio(text, base) ? window : base;
-    return readableOn(verdictHue(verdict, isDarkPalette(palette)), worst, text);
+    return readableOn(toneHue(tone, isDarkPalette(palette)), worst, text);
 }
 
-QColor verdictBannerColor(const QString& verdict)
+QColor verdictColor(report::Verdict verdict, const QPalette& palette)
+{
+    return toneColor(verdictTone(verdict), palette);
+}
+
+QColor verdictColor(report::CaseVerdict verdict, const QPalette& palette)
+{
+    return toneColor(verdictTone(verdict), palette);
+}
+
+QColor verdictColor(report::ConfigVerdict verdict, const QPalette& palette)
+{
+    return toneColor(verdictTone(verdict), palette);
+}
+
+QColor verdictBannerColor(report::Verdict verdict)
 {
     // The light palette's verdict colours carry white text at AA on either theme; the amber one is darkened a step.
-    return readableOn(verdictHue(verdict, false), Qt::white, Qt::black);
+    return readableOn(toneHue(verdictTone(verdict), false), Qt::white, Qt::black);
 }
 
 double contrastRatio(const QColor& a, const QColor& b)

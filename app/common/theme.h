@@ -2,6 +2,8 @@
 // Colours of the app that follow the palette (light or dark): the theme setting (System / Light / Dark), verdict
 // banners, text roles made readable (WCAG 2.x AA: contrast ≥ 4.5:1), dark-mode detection.
 
+#include "engine/report/verdict.h"
+
 #include <QColor>
 #include <QPalette>
 #include <QString>
@@ -19,10 +21,25 @@ inline constexpr char kThemeKey[] = "view/theme";
 /// WCAG AA minimum contrast of body text [ratio].
 inline constexpr double kMinTextContrast = 4.5;
 
+/// What a coloured word says: right, informative (compiled), wrong, broken (fault, time-out), or caution.
+enum class Tone { Good, Info, Wrong, Broken, Caution };
+
+/// The tone of a verdict (pass good, compiled info, fail/compile_error wrong, fault/timeout broken, else caution).
+Tone verdictTone(report::Verdict verdict);
+/// The tone of a case verdict (skipped: caution).
+Tone verdictTone(report::CaseVerdict verdict);
+/// The tone of a configuration verdict (skipped: caution).
+Tone verdictTone(report::ConfigVerdict verdict);
+/// Colour of a tone's text, readable on `palette`'s base colour (light or dark).
+QColor toneColor(Tone tone, const QPalette& palette);
 /// Colour of a verdict's text, readable on `palette`'s base colour (light or dark).
-QColor verdictColor(const QString& verdict, const QPalette& palette);
+QColor verdictColor(report::Verdict verdict, const QPalette& palette);
+/// Colour of a case verdict's text (as verdictColor).
+QColor verdictColor(report::CaseVerdict verdict, const QPalette& palette);
+/// Colour of a configuration verdict's text (as verdictColor).
+QColor verdictColor(report::ConfigVerdict verdict, const QPalette& palette);
 /// Background of a verdict banner that carries white text (≥ 4.5:1 against white in both themes).
-QColor verdictBannerColor(const QString& verdict);
+QColor verdictBannerColor(report::Verdict verdict);
 /// Whether the palette is dark (window text lighter than the window).
 bool isDarkPalette(const QPalette& palette);
 

@@ -70,7 +70,7 @@ void ActivityStateStore::recordDragAttempt(const QString&, const QString&, const
 void ActivityStateStore::recordStepCompletion(const QString&, const QString&, int) {}
 void ActivityStateStore::recordHelpView(const QString&, const QString&, bool, int) {}
 void ActivityStateStore::recordKernelRun(const QString&, const QString&, const QString&,
-                                         const QList<QPair<QString, qint64>>&, const QJsonObject&)
+                                         const QList<QPair<QString, qint64>>&, const report::RunReport&)
 {
 }
 QString ActivityStateStore::latestRunSource(const QString&, const QString&) const

@@ -4,6 +4,8 @@
 // instead and also records every event (answers, picks, runs, help) through the record*() hooks, which this base
 // store ignores.
 
+#include "engine/report/run_report.h"
+
 #include <QHash>
 #include <QJsonObject>
 #include <QList>
@@ -56,7 +58,7 @@ public:
   virtual void recordHelpView(const QString &moduleId, const QString &activityId, bool solution, int hintIndex);
   /// A kernel run of an exercise finished: its source, meta-parameters and run report (docs/run-report.md).
   virtual void recordKernelRun(const QString &moduleId, const QString &activityId, const QString &source,
-                               const QList<QPair<QString, qint64>> &meta, const QJsonObject &report);
+                               const QList<QPair<QString, qint64>> &meta, const report::RunReport &report);
   /// The source of the latest recorded run of an exercise (empty when none or not kept): the exercise view starts
   /// from it when the learner's code file is missing (e.g. a database brought from another machine).
   virtual QString latestRunSource(const QString &moduleId, const QString &activityId) const;

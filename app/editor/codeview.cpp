@@ -61,8 +61,8 @@ void defineCodeMarkers(QsciScintilla* view)
                                 base.greenF() * (1 - alpha) + c.greenF() * alpha,
                                 base.blueF() * (1 - alpha) + c.blueF() * alpha);
     };
-    const QColor green = verdictColor(QStringLiteral("pass"), pal);
-    const QColor red = verdictColor(QStringLiteral("fail"), pal);
+    const QColor green = toneColor(Tone::Good, pal);
+    const QColor red = toneColor(Tone::Wrong, pal);
     const QColor accent = pal.color(QPalette::Highlight);
     view->markerDefine(QsciScintilla::Circle, kMarkerNote);
     view->setMarkerBackgroundColor(accent, kMarkerNote);
@@ -77,7 +77,7 @@ void defineCodeMarkers(QsciScintilla* view)
     view->setMarkerBackgroundColor(red, kMarkerError);
     view->setMarkerForegroundColor(red.darker(130), kMarkerError);
     view->markerDefine(QsciScintilla::RightTriangle, kMarkerWarning);
-    view->setMarkerBackgroundColor(verdictColor(QString(), pal), kMarkerWarning);
+    view->setMarkerBackgroundColor(toneColor(Tone::Caution, pal), kMarkerWarning);
     view->markerDefine(QsciScintilla::Background, kMarkerErrorLine);
     view->setMarkerBackgroundColor(tint(red, dark ? 0.22 : 0.10), kMarkerErrorLine);
 }

@@ -129,8 +129,8 @@ void KernelEditor::applyTheme()
     // Annotation styles: text in the severity colour on a tinted paper.
     m_annotationError = kAnnotationStyleBase;
     m_annotationWarning = kAnnotationStyleBase + 1;
-    const QColor red = verdictColor(QStringLiteral("fail"), pal);
-    const QColor amber = verdictColor(QString(), pal);
+    const QColor red = toneColor(Tone::Wrong, pal);
+    const QColor amber = toneColor(Tone::Caution, pal);
     const QFont font = codeFont();
     for (auto [style, colour] : {std::pair{m_annotationError, red}, std::pair{m_annotationWarning, amber}}) {
         SendScintilla(SCI_STYLESETFORE, style, colour);

@@ -3,7 +3,6 @@
 #include "engine/worker/protocol.h"
 
 #include <QFileInfo>
-#include <QJsonDocument>
 
 #include <chrono>
 
@@ -41,11 +40,6 @@ runner::Job engineJob(const EngineJob &job)
   return out;
 }
 
-QJsonObject toQt(const nlohmann::json &j)
-{
-  const std::string text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  return QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
-}
 
 } // namespace
 
@@ -208,7 +202,7 @@ void EngineClient::handleLine(const QByteArray &line)
     break;
   }
   case worker::WorkerMessage::Type::Report:
-    finishCurrent(toQt(message.report));
+    finishCurrent(readReport(message.report));
     break;
   case worker::WorkerMessage::Type::Error:
     finishCurrent(syntheticReport(worker::rejectedReport(message.message)));
@@ -262,7 +256,20 @@ void EngineClient::onDeadline()
   finishCurrent(syntheticReport(worker::timeoutReport(std::chrono::milliseconds(m_deadlineMs), m_lastProgress)));
 }
 
-void EngineClient::finishCurrent(const QJsonObject &report)
+report::RunReport EngineClient::readReport(const nlohmann::json &report) const
+{
+  // The one place the worker's JSON becomes the typed report (report::from_json); every view reads the struct.
+  try {
+    return report.get<report::RunReport>();
+  } catch (const nlohmann::json::exception &e) {
+    return syntheticReport(worker::errorReport(
+        "internal", utf8(tr("The engine worker sent a report the app cannot read (%1). Rebuild tkm-run and the app "
+                            "from the same sources, then run again.")
+                             .arg(QString::fromUtf8(e.what())))));
+  }
+}
+
+void EngineClient::finishCurrent(const report::RunReport &report)
 {
   m_deadline.stop();
   const int id = m_current.id;
@@ -287,12 +294,12 @@ void EngineClient::killWorker()
   worker->deleteLater();
 }
 
-QJsonObject EngineClient::syntheticReport(report::RunReport report) const
+report::RunReport EngineClient::syntheticReport(report::RunReport report) const
 {
   // The job's title stands in for the exercise, so that the results view can say what ran.
   if (!m_current.job.title.isEmpty() && !report.exercise)
     report.exercise = report::ExerciseInfo{{}, utf8(m_current.job.title), {}};
-  return toQt(nlohmann::json(report));
+  return report;
 }
 
 } // namespace tkm::app

@@ -13,7 +13,6 @@
 #include "engine/runner/job.h"
 
 
-#include <QJsonObject>
 #include <QList>
 #include <QObject>
 #include <QPair>
@@ -80,8 +79,9 @@ signals:
   void started(int jobId, const QString &title);
   /// A progress message: stage is compile, case, timing, traffic, baseline or diagnose; index/of for cases.
   void progress(int jobId, const QString &stage, int index, int of, const QString &text);
-  /// The job's run report (docs/run-report.md); synthesised by the client for time-outs and crashes.
-  void finished(int jobId, const QJsonObject &report);
+  /// The job's run report (docs/run-report.md), read once from the worker's JSON (report::from_json); synthesised
+  /// by the client for time-outs, crashes and a report it cannot read (verdict error, error.kind internal).
+  void finished(int jobId, const tkm::report::RunReport &report);
   /// The job was cancelled by the learner; no report follows.
   void cancelled(int jobId);
   /// isBusy() changed.
@@ -101,9 +101,10 @@ private:
   void restartDeadline();
   void onWorkerFinished(int exitCode, QProcess::ExitStatus status);
   void onDeadline();
-  void finishCurrent(const QJsonObject &report);
+  void finishCurrent(const report::RunReport &report);
   void killWorker();
-  QJsonObject syntheticReport(report::RunReport report) const;
+  report::RunReport readReport(const nlohmann::json &report) const;
+  report::RunReport syntheticReport(report::RunReport report) const;
 
   QString m_workerPath;
   QProcess *m_worker = nullptr;

@@ -4,6 +4,7 @@
 #include "app/activities/exerciseview.h"
 #include "app/activities/quizview.h"
 #include "app/common/paths.h"
+#include "app/common/format.h"
 #include "app/common/shell.h"
 #include "app/editor/kerneleditor.h"
 #include "app/progress/dashboardwidget.h"
@@ -11,6 +12,8 @@
 #include "app/progress/runhistory.h"
 #include "app/progress/sqlitestatestore.h"
 #include "app/results/resultsview.h"
+
+#include "engine/report/figures.h"
 
 #include <QAction>
 #include <QDate>
@@ -42,6 +45,15 @@ const QString kDashboardPage = QStringLiteral("progress-dashboard");
 QString qs(const std::string& s)
 {
     return QString::fromStdString(s);
+}
+
+// A stored run's report in the results view; the empty state when the run was kept without one.
+void showStoredReport(ResultsView* results, const progress::KernelRun& run)
+{
+    if (run.report)
+        results->showReport(*run.report);
+    else
+        results->clear();
 }
 
 } // namespace
@@ -91,7 +103,7 @@ ProgressController::ProgressController(Shell* window, const QString& databasePat
     connect(m_history, &RunHistoryWidget::compareRequested, this, &ProgressController::onCompareRequested);
     connect(m_history, &RunHistoryWidget::showReportRequested, this, [this](const progress::KernelRun& run) {
         m_window->results()->clearComparisons();
-        m_window->results()->showReport(toQJson(run.report));
+        showStoredReport(m_window->results(), run);
         m_window->resultsDock()->show();
         m_window->resultsDock()->raise();
     });
@@ -212,19 +224,14 @@ void ProgressController::onActivityOpened(const QString& moduleId, const QString
     if (exercise) {
         // "Compare with the solution" measures the solution on this device: keep its figures for the dashboard.
         connect(exercise, &ActivityView::comparisonReport, this,
-                [this, moduleId, activityId](const QString&, const QJsonObject& report) {
-                    const QJsonObject timing = report.value(QStringLiteral("timing")).toObject();
-                    const QJsonObject traffic = report.value(QStringLiteral("traffic")).toObject();
-                    if (report.value(QStringLiteral("verdict")).toString() != QLatin1String("pass") ||
-                        !timing.contains(QStringLiteral("median_ms")) || !m_states)
+                [this, moduleId, activityId](const QString&, const report::RunReport& report) {
+                    if (report.verdict != report::Verdict::Pass || !report.timing || !m_states)
                         return;
                     m_states->setValue(moduleId, activityId, QLatin1String(kSolutionMedianKey),
-                                       timing.value(QStringLiteral("median_ms")).toDouble());
-                    if (traffic.contains(QStringLiteral("dram_read_bytes")) &&
-                        traffic.contains(QStringLiteral("stored_bytes")))
+                                       report.timing->medianMs);
+                    if (report.traffic && report.traffic->dramReadBytes && report.traffic->storedBytes)
                         m_states->setValue(moduleId, activityId, QLatin1String(kSolutionBytesKey),
-                                           traffic.value(QStringLiteral("dram_read_bytes")).toDouble() +
-                                               traffic.value(QStringLiteral("stored_bytes")).toDouble());
+                                           report::bytesMoved(*report.traffic));
                     m_refreshTimer->start();
                 });
     }
@@ -390,7 +397,7 @@ void ProgressController::onRestoreRequested(const progress::KernelRun& run)
         return;
     if (!m_window->confirm(tr("Replace the code in the editor with the kernel you ran on %1 (%2)? Undo in the "
                               "editor brings your current code back.")
-                               .arg(formatRunTime(run.atMs), qs(run.verdict))))
+                               .arg(formatRunTime(run.atMs), verdictWord(run.verdict))))
         return;
     exercise->editor()->replaceAllText(qs(run.source));
     if (run.meta.is_object())
@@ -407,8 +414,9 @@ void ProgressController::onCompareRequested(const progress::KernelRun& older, co
 {
     ResultsView* results = m_window->results();
     results->clearComparisons();
-    results->showReport(toQJson(older.report));
-    results->setComparison(tr("Run of %1").arg(formatRunTime(newer.atMs)), toQJson(newer.report));
+    showStoredReport(results, older);
+    if (newer.report)
+        results->setComparison(tr("Run of %1").arg(formatRunTime(newer.atMs)), *newer.report);
     m_window->resultsDock()->show();
     m_window->resultsDock()->raise();
     auto* dialog = new RunComparisonDialog(older, newer, m_window);

@@ -1,5 +1,7 @@
 #include "app/progress/reportdata.h"
 
+#include "engine/report/figures.h"
+
 #include <QCoreApplication>
 
 #include <cmath>
@@ -17,24 +19,14 @@ QDateTime utcFromMs(int64_t ms)
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
 }
 
-std::optional<double> bytesOf(const nlohmann::json& object)
-{
-    const auto read = object.find("dram_read_bytes");
-    const auto stored = object.find("stored_bytes");
-    if (read == object.end() || stored == object.end() || !read->is_number() || !stored->is_number())
-        return std::nullopt;
-    return read->get<double>() + stored->get<double>();
-}
-
-QList<BaselineFigures> baselinesOf(const nlohmann::json& report)
+QList<BaselineFigures> baselinesOf(const std::optional<report::RunReport>& report)
 {
     QList<BaselineFigures> out;
-    if (!report.is_object() || !report.contains("baselines") || !report["baselines"].is_array())
+    if (!report)
         return out;
-    for (const auto& b : report["baselines"]) {
-        if (!b.is_object() || !b.contains("median_ms") || !b["median_ms"].is_number())
-            continue;
-        out.append({qs(b.value("name", std::string("baseline"))), b["median_ms"].get<double>(), bytesOf(b)});
+    for (const report::BaselineInfo& b : report->baselines) {
+        const bool measured = b.dramReadBytes && b.storedBytes;
+        out.append({qs(b.name), b.medianMs, measured ? std::optional<double>(report::bytesMoved(b)) : std::nullopt});
     }
     return out;
 }
@@ -128,7 +120,7 @@ progress::Expected<ReportData> collectReportData(const progress::Store& store,
             if (!history)
                 return history.error();
             if (!history->empty())
-                row.lastVerdict = qs(history->front().verdict);
+                row.lastVerdict = history->front().verdict;
             for (const progress::KernelRun& run : *history) {
                 const QString track = run.track == "triton" ? QStringLiteral("Triton") : QStringLiteral("CUDA");
                 if (!row.tracks.contains(track))

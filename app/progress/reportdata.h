@@ -45,7 +45,7 @@ struct ExerciseRow
     QString title;                           ///< exercise title
     int runs = 0;                            ///< kernel runs recorded
     bool passed = false;                     ///< a run passed
-    QString lastVerdict;                     ///< verdict of the latest run (empty without runs)
+    std::optional<report::Verdict> lastVerdict; ///< verdict of the latest run (absent without runs)
     QStringList tracks;                      ///< tracks its runs used ("Triton", "CUDA"), newest first
     std::optional<progress::KernelRun> best; ///< fastest passing run (with its report)
     QList<BaselineFigures> baselines;        ///< baselines measured with the best run

@@ -62,9 +62,9 @@ QString chartUrl(int index)
     return QStringLiteral("chart:%1").arg(index);
 } // -1: scores chart
 
-QString verdictText(const QString& verdict)
+QString verdictText(std::optional<report::Verdict> verdict)
 {
-    return verdict.isEmpty() ? dash() : verdictTitle(verdict);
+    return verdict ? verdictTitle(*verdict) : dash();
 }
 
 /// "1.32× slower" / "0.95× (faster)" against the solution's time.
@@ -185,9 +185,8 @@ QString ReportExporter::html(bool embedImages) const
                 out << " — " << esc(tr("question %1").arg(item.questionNumber));
             out << " <span class=\"muted\">(" << esc(QString::fromUtf8(progress::reviewReasonLabel(item.reason)))
                 << ", " << item.misses << " " << esc(item.misses == 1 ? tr("miss") : tr("misses"));
-            if (!item.lastVerdict.empty())
-                out << ", " << esc(tr("last run")) << ": "
-                    << esc(verdictText(QString::fromStdString(item.lastVerdict)));
+            if (item.lastVerdict)
+                out << ", " << esc(tr("last run")) << ": " << esc(verdictText(item.lastVerdict));
             out << ")</span></li>";
         }
         out << "</ul>";

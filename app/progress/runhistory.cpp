@@ -144,10 +144,9 @@ void RunHistoryWidget::refresh()
         } else {
             for (const progress::KernelRun& run : *runs) {
                 auto* item = new QTreeWidgetItem(m_table);
-                const QString verdict = QString::fromStdString(run.verdict);
                 item->setText(0, formatRunTime(run.atMs));
-                item->setText(1, verdictTitle(verdict));
-                item->setForeground(1, verdictColor(verdict, palette()));
+                item->setText(1, verdictTitle(run.verdict));
+                item->setForeground(1, verdictColor(run.verdict, palette()));
                 item->setText(2, optMs(run.medianMs));
                 item->setText(3, optGbps(run.achievedGbps));
                 item->setText(4, optFraction(run.ceilingFraction()));
@@ -231,8 +230,7 @@ RunComparisonDialog::RunComparisonDialog(const progress::KernelRun& older, const
         return static_cast<double>(*r.dramReadBytes + *r.storedBytes);
     };
     row(tr("When"), formatRunTime(older.atMs), formatRunTime(newer.atMs));
-    row(tr("Verdict"), verdictTitle(QString::fromStdString(older.verdict)),
-        verdictTitle(QString::fromStdString(newer.verdict)));
+    row(tr("Verdict"), verdictTitle(older.verdict), verdictTitle(newer.verdict));
     row(tr("Median time"), optMs(older.medianMs), optMs(newer.medianMs), older.medianMs, newer.medianMs, 1);
     row(tr("Bandwidth"), optGbps(older.achievedGbps), optGbps(newer.achievedGbps), older.achievedGbps,
         newer.achievedGbps, -1);

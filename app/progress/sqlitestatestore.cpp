@@ -176,9 +176,9 @@ void SqliteStateStore::recordHelpView(const QString& moduleId, const QString& ac
 }
 
 void SqliteStateStore::recordKernelRun(const QString& moduleId, const QString& activityId, const QString& source,
-                                       const QList<QPair<QString, qint64>>& meta, const QJsonObject& report)
+                                       const QList<QPair<QString, qint64>>& meta, const report::RunReport& report)
 {
-    progress::KernelRun run = progress::kernelRunFromReport(refOf(moduleId, activityId), ss(source), toNlohmann(report));
+    progress::KernelRun run = progress::kernelRunFromReport(refOf(moduleId, activityId), ss(source), report);
     if (!meta.isEmpty()) { // the values the learner chose, also when the run stopped before the report's meta
         run.meta = nlohmann::json::object();
         for (const auto& [name, v] : meta)
@@ -186,8 +186,6 @@ void SqliteStateStore::recordKernelRun(const QString& moduleId, const QString& a
     }
     if (run.exerciseId.empty())
         run.exerciseId = ss(activityId);
-    if (run.verdict.empty())
-        run.verdict = "error";
     check(m_store->recordKernelRun(run), moduleId, activityId);
 }
 

@@ -44,7 +44,7 @@ public:
     void recordStepCompletion(const QString& moduleId, const QString& activityId, int steps) override;
     void recordHelpView(const QString& moduleId, const QString& activityId, bool solution, int hintIndex) override;
     void recordKernelRun(const QString& moduleId, const QString& activityId, const QString& source,
-                         const QList<QPair<QString, qint64>>& meta, const QJsonObject& report) override;
+                         const QList<QPair<QString, qint64>>& meta, const report::RunReport& report) override;
     QString latestRunSource(const QString& moduleId, const QString& activityId) const override;
 
 signals:

@@ -3,8 +3,11 @@
 // configuration with its correctness verdict, one column per tuning shape with the median time, the winner of
 // each shape highlighted with its speedup over the slowest configuration — and the winners and notes below.
 
-#include <QJsonObject>
+#include "engine/report/run_report.h"
+
 #include <QWidget>
+
+#include <optional>
 
 class QLabel;
 class QTableWidget;
@@ -17,10 +20,10 @@ class AutotuneResults : public QWidget {
 public:
   explicit AutotuneResults(QWidget *parent = nullptr);
 
-  /// Shows `report`'s autotune section; clears the view when it has none.
-  void setReport(const QJsonObject &report);
+  /// Shows `report`'s autotune section; clears the view when it has none (or `report` is null).
+  void setReport(const report::RunReport *report);
   /// Whether the last report had an autotune section.
-  bool hasSection() const { return m_has; }
+  bool hasSection() const { return m_section.has_value(); }
   /// The table: rows = configurations, columns = "Configuration", "Check", then one per shape.
   QTableWidget *table() const { return m_table; }
   /// The text under the table (winners per shape, notes), as plain text.
@@ -32,8 +35,11 @@ private:
   QLabel *m_header = nullptr;
   QTableWidget *m_table = nullptr;
   QLabel *m_summary = nullptr;
-  QJsonObject m_section;
-  bool m_has = false;
+  void fillTable(const report::AutotuneInfo &at);
+  void markWinners(const report::AutotuneInfo &at);
+  QString summaryHtml(const report::AutotuneInfo &at) const;
+
+  std::optional<report::AutotuneInfo> m_section;
 };
 
 } // namespace tkm::app

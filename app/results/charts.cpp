@@ -2,12 +2,13 @@
 
 #include "app/common/format.h"
 
+#include "engine/report/figures.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QCursor>
-#include <QJsonArray>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
@@ -20,18 +21,6 @@
 namespace tkm::app {
 
 namespace {
-
-double num(const QJsonObject& o, const char* key)
-{
-    return o.value(QLatin1String(key)).toDouble();
-}
-
-/// Total FLOPs of the timed case: FLOP rate × time.
-double totalFlops(const QJsonObject& report)
-{
-    const QJsonObject timing = report.value(QStringLiteral("timing")).toObject();
-    return num(timing, "achieved_gflops") * 1e9 * num(timing, "median_ms") * 1e-3;
-}
 
 void showMessage(QChart* chart, const QString& text)
 {
@@ -69,21 +58,18 @@ const QColor kSeriesColors[] = {QColor(0xe3, 0x6c, 0x09), QColor(0x2e, 0x8b, 0x5
 
 } // namespace
 
-QList<RooflinePoint> rooflinePoints(const QString& name, const QJsonObject& report)
+QList<RooflinePoint> rooflinePoints(const QString& name, const report::RunReport& report)
 {
     QList<RooflinePoint> points;
-    const QJsonObject roof = report.value(QStringLiteral("roofline")).toObject();
-    if (roof.isEmpty())
+    if (!report.roofline)
         return points;
-    points.append({name, num(roof, "intensity_flop_per_byte"), num(roof, "achieved_gflops")});
-    const double flops = totalFlops(report);
-    for (const QJsonValue& v : report.value(QStringLiteral("baselines")).toArray()) {
-        const QJsonObject b = v.toObject();
-        const double ms = num(b, "median_ms");
-        const double bytes = num(b, "dram_read_bytes") + num(b, "stored_bytes");
-        if (ms <= 0.0 || bytes <= 0.0 || flops <= 0.0)
+    points.append({name, report.roofline->intensityFlopPerByte, report.roofline->achievedGflops});
+    const double flops = report.timing ? report::timedFlops(*report.timing) : 0.0;
+    for (const report::BaselineInfo& b : report.baselines) {
+        const double bytes = report::bytesMoved(b);
+        if (b.medianMs <= 0.0 || bytes <= 0.0 || flops <= 0.0)
             continue;
-        points.append({b.value(QStringLiteral("name")).toString(), flops / bytes, flops / (ms * 1e-3) / 1e9});
+        points.append({QString::fromStdString(b.name), flops / bytes, flops / (b.medianMs * 1e-3) / 1e9});
     }
     return points;
 }
@@ -98,17 +84,16 @@ bool RooflineChart::setReports(const QList<NamedReport>& reports)
 {
     QChart* chart = makeChart(this);
     m_points = 0;
-    if (reports.isEmpty() || reports.first().second.value(QStringLiteral("roofline")).toObject().isEmpty()) {
+    if (reports.isEmpty() || !reports.first().second.roofline) {
         showMessage(chart, tr("No roofline: the run was not timed (no GPU, or the kernel did not pass)."));
         return false;
     }
-    const QJsonObject& first = reports.first().second;
-    const QJsonObject ceil = first.value(QStringLiteral("ceilings")).toObject();
-    const QJsonObject roof = first.value(QStringLiteral("roofline")).toObject();
-    double peak = num(ceil, "peak_fp32_gflops");
-    const double theo = std::max(num(ceil, "theoretical_gbps"),
-                                 num(first.value(QStringLiteral("device")).toObject(), "theoretical_gbps"));
-    const double measured = num(ceil, "measured_copy_gbps");
+    const report::RunReport& first = reports.first().second;
+    const report::CeilingsInfo ceil = first.ceilings.value_or(report::CeilingsInfo{});
+    const report::RooflineInfo& roof = *first.roofline;
+    double peak = ceil.peakFp32Gflops.value_or(0);
+    const double theo = std::max(ceil.theoreticalGbps, first.device ? first.device->theoreticalGbps : 0.0);
+    const double measured = ceil.measuredCopyGbps.value_or(0);
 
     QList<RooflinePoint> points;
     for (int i = 0; i < reports.size(); ++i) {
@@ -126,7 +111,7 @@ bool RooflineChart::setReports(const QList<NamedReport>& reports)
         yMax = std::max(yMax, p.gflops * 4);
     }
     if (peak <= 0)
-        peak = std::max(num(roof, "attainable_gflops_theoretical"), yMax);
+        peak = std::max(roof.attainableGflopsTheoretical, yMax);
     yMax = std::max(yMax, peak * 2);
     double yMin = 1e300;
     for (const RooflinePoint& p : points)
@@ -207,7 +192,8 @@ bool RooflineChart::setReports(const QList<NamedReport>& reports)
         ++colour;
         ++m_points;
     }
-    chart->setTitle(tr("Roofline — %1-bound").arg(roof.value(QStringLiteral("bound")).toString(tr("memory"))));
+    chart->setTitle(
+        tr("Roofline — %1-bound").arg(roof.bound.empty() ? tr("memory") : QString::fromStdString(roof.bound)));
     return true;
 }
 
@@ -221,7 +207,7 @@ bool BaselineChart::setReports(const QList<NamedReport>& reports)
 {
     QChart* chart = makeChart(this);
     m_bars = 0;
-    if (reports.isEmpty() || reports.first().second.value(QStringLiteral("timing")).toObject().isEmpty()) {
+    if (reports.isEmpty() || !reports.first().second.timing) {
         showMessage(chart, tr("No timing in this run: nothing to compare yet."));
         return false;
     }
@@ -232,22 +218,17 @@ bool BaselineChart::setReports(const QList<NamedReport>& reports)
         double bytes;
     };
     QList<Entry> entries;
-    auto bytesOf = [](const QJsonObject& report) {
-        const QJsonObject t = report.value(QStringLiteral("traffic")).toObject();
-        return num(t, "dram_read_bytes") + num(t, "stored_bytes");
+    auto bytesOf = [](const report::RunReport& report) {
+        return report.traffic ? report::bytesMoved(*report.traffic) : 0.0;
     };
     for (const NamedReport& r : reports) {
-        const QJsonObject timing = r.second.value(QStringLiteral("timing")).toObject();
-        if (!timing.isEmpty())
-            entries.append({r.first, num(timing, "median_ms"), bytesOf(r.second)});
+        if (r.second.timing)
+            entries.append({r.first, r.second.timing->medianMs, bytesOf(r.second)});
     }
-    for (const QJsonValue& v : reports.first().second.value(QStringLiteral("baselines")).toArray()) {
-        const QJsonObject b = v.toObject();
-        entries.append({b.value(QStringLiteral("name")).toString(), num(b, "median_ms"),
-                        num(b, "dram_read_bytes") + num(b, "stored_bytes")});
-    }
-    const QJsonObject traffic = reports.first().second.value(QStringLiteral("traffic")).toObject();
-    const double ideal = num(traffic, "ideal_bytes");
+    for (const report::BaselineInfo& b : reports.first().second.baselines)
+        entries.append({QString::fromStdString(b.name), b.medianMs, report::bytesMoved(b)});
+    const std::optional<report::TrafficInfo>& traffic = reports.first().second.traffic;
+    const double ideal = traffic ? traffic->idealBytes.value_or(0) : 0.0;
 
     // One axis for both sets: each kernel's time and bytes relative to the learner's (= 1). Hover shows absolutes.
     const double ms0 = entries.isEmpty() ? 0.0 : entries.first().ms;

@@ -1,8 +1,9 @@
 #pragma once
 // Charts of a run report: the roofline (log-log) and time / bytes against the baselines. Hovering shows numbers.
 
+#include "engine/report/run_report.h"
+
 #include <QChartView>
-#include <QJsonObject>
 #include <QList>
 #include <QPair>
 #include <QString>
@@ -10,7 +11,7 @@
 namespace tkm::app {
 
 /// A run report with the name it is shown under ("Your kernel", "Solution", …).
-using NamedReport = QPair<QString, QJsonObject>;
+using NamedReport = QPair<QString, report::RunReport>;
 
 /// One point on the roofline: a kernel's arithmetic intensity and FLOP rate.
 struct RooflinePoint {
@@ -20,7 +21,7 @@ struct RooflinePoint {
 };
 
 /// Points of a report: the kernel itself (from `roofline`) and each baseline (from its time and bytes).
-QList<RooflinePoint> rooflinePoints(const QString &name, const QJsonObject &report);
+QList<RooflinePoint> rooflinePoints(const QString &name, const report::RunReport &report);
 
 /// Roofline chart: bandwidth and compute ceilings (theoretical and measured) and the kernels' points.
 class RooflineChart : public QChartView {

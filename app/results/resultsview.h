@@ -3,10 +3,14 @@
 // baselines, the roofline and the bar chart; the progress of a running job with a cancel button.
 // Every field of the report may be absent (a stage not reached): the view says what it could not show and why.
 
-#include <QJsonObject>
+#include "app/results/charts.h"
+#include "engine/report/run_report.h"
+
 #include <QList>
 #include <QPair>
 #include <QWidget>
+
+#include <optional>
 
 class QLabel;
 class QProgressBar;
@@ -17,8 +21,6 @@ class QTextBrowser;
 namespace tkm::app {
 
 class AutotuneResults;
-class RooflineChart;
-class BaselineChart;
 
 /// Results dock contents.
 class ResultsView : public QWidget {
@@ -27,9 +29,9 @@ public:
   explicit ResultsView(QWidget *parent = nullptr);
 
   /// Shows a run report (replaces the previous one) and hides the progress row.
-  void showReport(const QJsonObject &report);
+  void showReport(const report::RunReport &report);
   /// Adds a report drawn beside the learner's in the charts (e.g. the solution's run), replacing one of that name.
-  void setComparison(const QString &name, const QJsonObject &report);
+  void setComparison(const QString &name, const report::RunReport &report);
   /// Removes every comparison.
   void clearComparisons();
   /// Shows the progress row for a job that has just started.
@@ -41,8 +43,8 @@ public:
   /// Back to the empty state.
   void clear();
 
-  /// The report shown (empty when none).
-  const QJsonObject &report() const { return m_report; }
+  /// The report shown (absent when none).
+  const std::optional<report::RunReport> &report() const { return m_report; }
   /// Plain text of the correctness page (for tests and copy).
   QString correctnessText() const;
   /// Plain text of the performance page.
@@ -69,11 +71,10 @@ protected:
 
 private:
   void render();
-  QString correctnessHtml() const;
-  QString performanceHtml() const;
+  QString emptyHtml(const QString &text) const;
 
-  QJsonObject m_report;
-  QList<QPair<QString, QJsonObject>> m_comparisons;
+  std::optional<report::RunReport> m_report;
+  QList<NamedReport> m_comparisons;
   QWidget *m_progressRow = nullptr;
   QLabel *m_progressText = nullptr;
   QProgressBar *m_progressBar = nullptr;

@@ -543,17 +543,16 @@ void MainWindow::onJobStarted(int jobId, const QString& title)
     updateActions();
 }
 
-void MainWindow::onJobFinished(int jobId, const QJsonObject& report)
+void MainWindow::onJobFinished(int jobId, const report::RunReport& report)
 {
     if (m_engine->isQuiet(jobId))
         return;
     m_results->showReport(report);
     m_resultsDock->show();
     // The results say it; the status bar repeats a verdict only, never the no-GPU sentence the status area holds.
-    const QString kind = report.value(QStringLiteral("error")).toObject().value(QStringLiteral("kind")).toString();
-    if (kind != QLatin1String("no-gpu") && kind != QLatin1String("no-driver"))
-        statusBar()->showMessage(report.value(QStringLiteral("summary")).toString().section(QLatin1Char('\n'), 0, 0),
-                                 8000);
+    const std::string kind = report.error ? report.error->kind : std::string();
+    if (kind != "no-gpu" && kind != "no-driver")
+        statusBar()->showMessage(QString::fromStdString(report.summary).section(QLatin1Char('\n'), 0, 0), 8000);
     updateActions();
 }
 

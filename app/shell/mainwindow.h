@@ -124,7 +124,7 @@ private:
     void showCentrePage(QWidget* page);
     void buildThemeMenu(QMenu* view);
     void onJobStarted(int jobId, const QString& title);
-    void onJobFinished(int jobId, const QJsonObject& report);
+    void onJobFinished(int jobId, const report::RunReport& report);
 
     std::unique_ptr<course::Course> m_course;
     EngineClient* m_engine = nullptr;

@@ -16,27 +16,19 @@ QString noGpuSentence()
                           "and nothing is timed.");
 }
 
-GpuInfo parseDevicesReport(const QJsonObject& report)
+GpuInfo parseDevicesReport(const report::RunReport& report)
 {
     GpuInfo info;
-    QJsonObject device;
-    const QJsonArray devices = report.value(QStringLiteral("devices")).toArray();
-    if (!devices.isEmpty())
-        device = devices.first().toObject();
-    else
-        device = report.value(QStringLiteral("device")).toObject();
-    if (!device.isEmpty() && !device.value(QStringLiteral("name")).toString().isEmpty()) {
+    if (report.device && !report.device->name.empty()) {
         info.present = true;
-        info.name = device.value(QStringLiteral("name")).toString();
-        const QJsonValue cc = device.value(QStringLiteral("cc"));
-        info.cc = cc.isString() ? cc.toString() : QString::number(cc.toDouble(), 'f', 1);
-        info.memoryBytes = device.value(QStringLiteral("memory_bytes")).toDouble();
+        info.name = QString::fromStdString(report.device->name);
+        info.cc = QString::fromStdString(report.device->cc);
+        info.memoryBytes = static_cast<double>(report.device->memoryBytes);
         return info;
     }
-    const QJsonObject error = report.value(QStringLiteral("error")).toObject();
-    info.message = error.value(QStringLiteral("message")).toString();
+    info.message = report.error ? QString::fromStdString(report.error->message) : QString();
     if (info.message.isEmpty())
-        info.message = report.value(QStringLiteral("summary")).toString();
+        info.message = QString::fromStdString(report.summary);
     return info;
 }
 
@@ -73,7 +65,7 @@ void StatusArea::queryDevices(EngineClient* engine)
     job.title = tr("GPU query");
     job.quiet = true;
     m_jobId = engine->submit(job);
-    connect(engine, &EngineClient::finished, this, [this](int id, const QJsonObject& report) {
+    connect(engine, &EngineClient::finished, this, [this](int id, const report::RunReport& report) {
         if (id == m_jobId)
             showGpu(parseDevicesReport(report));
     });
@@ -95,7 +87,7 @@ void StatusArea::showGpu(const GpuInfo& info)
         // Said once, in plain words; the raw reason (cuInit, libcuda.so.1 …) sits behind "details".
         m_label->setText(noGpuSentence());
         m_label->setToolTip(QString());
-        m_label->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(verdictColor(QString(), palette()).name()));
+        m_label->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(toneColor(Tone::Caution, palette()).name()));
         m_details->setVisible(!info.message.isEmpty());
     }
     emit gpuKnown(info);

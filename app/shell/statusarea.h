@@ -2,6 +2,8 @@
 // Status-bar area: the GPU in use (name, compute capability, memory) from the worker's `devices` op, or the
 // no-GPU banner; and the line of the running job.
 
+#include "engine/report/run_report.h"
+
 #include <QJsonObject>
 #include <QWidget>
 
@@ -20,8 +22,8 @@ struct GpuInfo {
   QString message;       ///< why there is none (no GPU, no driver, worker missing), for the tooltip
 };
 
-/// Parses the worker's reply to `{"op": "devices"}` (a report with `devices: [...]` or `device: {...}`, or an error).
-GpuInfo parseDevicesReport(const QJsonObject &report);
+/// Reads the worker's reply to `{"op": "devices"}` (a report whose `device` is the first GPU, or an error).
+GpuInfo parseDevicesReport(const report::RunReport &report);
 
 /// The GPU line and banner.
 class StatusArea : public QWidget {

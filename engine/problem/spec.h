@@ -5,6 +5,7 @@
 
 #include "engine/common/dtype.h"
 #include "engine/common/error.h"
+#include "engine/report/verdict.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -115,7 +116,7 @@ struct ReferenceSpec
 /// Diagnosis a bug variant must get (docs/exercise-spec.md, "bug").
 struct BugExpect
 {
-    std::string verdict;  ///< fail, fault, timeout, compile_error
+    report::Verdict verdict = report::Verdict::Fail; ///< fail, fault, timeout, compile_error
     std::string fault;    ///< faults: read-past-end, write-past-end, read-before-start, write-before-start, misaligned,
                           ///< trap, unknown
     std::string buffer;   ///< faults: parameter name

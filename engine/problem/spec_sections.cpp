@@ -269,9 +269,9 @@ Bug SpecParser::bug(const json& j, const std::string& ptr, const ExerciseSpec& s
     const std::string ep = child(ptr, "expect");
     const json& e = required(j, ptr, "expect");
     requireObject(e, ep);
-    b.expect.verdict =
-        oneOfText(required(e, ep, "verdict"), child(ep, "verdict"), {"fail", "fault", "timeout", "compile_error"});
-    if (b.expect.verdict == "fault") {
+    b.expect.verdict = *report::verdictFromName(
+        oneOfText(required(e, ep, "verdict"), child(ep, "verdict"), {"fail", "fault", "timeout", "compile_error"}));
+    if (b.expect.verdict == report::Verdict::Fault) {
         checkKeys(e, ep, {"verdict", "fault", "buffer"});
         b.expect.fault = oneOfText(required(e, ep, "fault"), child(ep, "fault"),
                                    {"read-past-end", "write-past-end", "read-before-start", "write-before-start",
@@ -287,7 +287,7 @@ Bug SpecParser::bug(const json& j, const std::string& ptr, const ExerciseSpec& s
                    b.expect.fault.find("-start") != std::string::npos) {
             fail(ep, "a " + b.expect.fault + " fault names the buffer: add \"buffer\"");
         }
-    } else if (b.expect.verdict == "fail") {
+    } else if (b.expect.verdict == report::Verdict::Fail) {
         checkKeys(e, ep, {"verdict", "case", "reason"});
         if (const json* c = optional(e, "case")) {
             b.expect.caseName = string(*c, child(ep, "case"));

@@ -65,7 +65,8 @@ std::string formatAutotuneText(const AutotuneInfo& info)
     for (int k = 0; k < static_cast<int>(info.configs.size()); ++k) {
         const AutotuneConfigInfo& c = info.configs[k];
         std::string line = fmt::format("  {:<{}} {:<13} {}", fmt::format("#{} {}", k + 1, info.configLabel(k)),
-                                       labelWidth, c.verdict, c.verdict == "pass" ? "" : c.summary);
+                                       labelWidth, verdictName(c.verdict),
+                                       c.verdict == ConfigVerdict::Pass ? "" : c.summary);
         line.erase(line.find_last_not_of(' ') + 1);
         out += line + "\n";
     }
@@ -78,7 +79,7 @@ std::string formatAutotuneText(const AutotuneInfo& info)
             out += fmt::format(" {:>{}}", h, std::max<size_t>(h.size(), 10));
         out += "\n";
         for (int k = 0; k < static_cast<int>(info.configs.size()); ++k) {
-            if (info.configs[k].verdict != "pass")
+            if (info.configs[k].verdict != ConfigVerdict::Pass)
                 continue;
             std::string row = fmt::format("  {:<{}}", fmt::format("#{} {}", k + 1, info.configLabel(k)), labelWidth);
             for (int s = 0; s < static_cast<int>(info.shapes.size()); ++s) {

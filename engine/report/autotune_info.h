@@ -4,6 +4,8 @@
 // spec's `autotune` block, and the fastest configuration per key value, as @triton.autotune picks it.
 // Part of schema "tkm-run-report/1" (an optional section: readers of older reports ignore it).
 
+#include "engine/report/verdict.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -18,7 +20,7 @@ namespace tkm::report {
 struct AutotuneConfigInfo
 {
     std::map<std::string, int64_t> meta; ///< meta-parameter values, defaults filled in
-    std::string verdict;                 ///< pass, fail, fault, compile_error, skipped (after a fault)
+    ConfigVerdict verdict = ConfigVerdict::Skipped; ///< a run verdict, or skipped (after a fault)
     std::string summary;                 ///< sentence: "All 7 cases pass." or the first failure (absent when empty)
 };
 

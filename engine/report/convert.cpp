@@ -51,7 +51,7 @@ OutputInfo toOutputInfo(const check::OutputCheck& c, bool withCanary)
 
 RunReport errorReport(RunReport r, const engine::Error& e)
 {
-    r.verdict = "error";
+    r.verdict = Verdict::Error;
     r.summary = e.message;
     r.error = ErrorInfo{std::string(engine::errorKindName(e.kind)), e.message};
     return r;

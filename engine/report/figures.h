@@ -1,6 +1,7 @@
 #pragma once
 // Figures derived from the run report's measurements, written once for every reader (the measure phase, the app's
-// results view and run history, the progress store).
+// results view, charts and run history, the progress store). A figure a reader wants that the report does not
+// carry is computed here, never in a view.
 
 #include "engine/report/run_report.h"
 
@@ -10,25 +11,17 @@ namespace tkm::report {
 
 /// DRAM efficiency: ideal bytes / bytes moved, where bytes moved = DRAM read + stored (docs/run-report.md,
 /// `traffic.efficiency`). nullopt when a term is unknown or nothing moved. May exceed 1 when caches absorb reads.
-inline std::optional<double> dramEfficiency(std::optional<double> idealBytes, std::optional<double> dramReadBytes,
-                                            std::optional<double> storedBytes)
-{
-    if (!idealBytes || !dramReadBytes || !storedBytes || *dramReadBytes + *storedBytes <= 0) {
-        return std::nullopt;
-    }
-    return *idealBytes / (*dramReadBytes + *storedBytes);
-}
-
+std::optional<double> dramEfficiency(std::optional<double> idealBytes, std::optional<double> dramReadBytes,
+                                     std::optional<double> storedBytes);
 /// The report's efficiency when it has one, else dramEfficiency() of its figures.
-inline std::optional<double> dramEfficiency(const TrafficInfo& t)
-{
-    if (t.efficiency) {
-        return t.efficiency;
-    }
-    auto real = [](const std::optional<int64_t>& v) {
-        return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
-    };
-    return dramEfficiency(t.idealBytes, real(t.dramReadBytes), real(t.storedBytes));
-}
+std::optional<double> dramEfficiency(const TrafficInfo& t);
+/// Bytes moved [bytes]: DRAM read + stored, an unknown term counted as 0 (as the charts and tables show it).
+double bytesMoved(const TrafficInfo& t);
+/// A baseline's bytes moved [bytes]: DRAM read + stored, an unknown term counted as 0.
+double bytesMoved(const BaselineInfo& b);
+/// The first case with verdict fail (the one a learner reads first), or nullptr.
+const CaseInfo* firstFailingCase(const RunReport& r);
+/// FLOPs of the timed case [FLOP]: achieved FLOP rate × median time; 0 without a FLOP rate.
+double timedFlops(const TimingInfo& t);
 
 } // namespace tkm::report

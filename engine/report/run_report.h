@@ -4,6 +4,7 @@
 // never null. from_json accepts exactly what to_json writes, and ignores unknown keys (newer minor fields).
 
 #include "engine/report/autotune_info.h"
+#include "engine/report/verdict.h"
 
 #include <nlohmann/json.hpp>
 
@@ -115,7 +116,7 @@ struct CaseInfo
 {
     std::string name;                     ///< case name
     std::map<std::string, int64_t> sizes; ///< size variables
-    std::string verdict;                  ///< pass, fail, fault, skipped
+    CaseVerdict verdict = CaseVerdict::Skipped; ///< pass, fail, fault, skipped
     std::vector<int64_t> grid;            ///< 3 numbers (absent when empty)
     std::vector<int64_t> block;           ///< 3 numbers (absent when empty)
     std::vector<OutputInfo> outputs;      ///< checked outputs (absent when empty)
@@ -248,7 +249,7 @@ struct RunReport
     std::optional<ExerciseInfo> exercise; ///< absent for devices-only reports
     std::map<std::string, int64_t> meta;  ///< meta-parameter values (absent when empty)
     std::optional<DeviceInfo> device;     ///< absent without a GPU
-    std::string verdict;                  ///< pass, fail, fault, timeout, compile_error, compiled, error
+    Verdict verdict = Verdict::Error;     ///< pass, fail, fault, timeout, compile_error, compiled, error
     std::string language;                 ///< "cuda" or "triton" (absent when empty)
     std::string executor;                 ///< "gpu" or "cpu-interpreter" (absent when empty)
     std::vector<std::string> printed;     ///< device print output, first lines (absent when empty)

@@ -233,10 +233,10 @@ CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const 
         if (l1.sticky()) {
             out.fault = l1.failure;
             out.faultLaunch = 1;
-            ci.verdict = "fault";
+            ci.verdict = report::CaseVerdict::Fault;
             return out;
         }
-        ci.verdict = "fail";
+        ci.verdict = report::CaseVerdict::Fail;
         ci.message = sentenceForLaunchError(l1);
         return out;
     }
@@ -308,10 +308,10 @@ CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const 
         if (l2.sticky()) {
             out.fault = l2.failure;
             out.faultLaunch = 2;
-            ci.verdict = "fault";
+            ci.verdict = report::CaseVerdict::Fault;
             return out;
         }
-        ci.verdict = "fail";
+        ci.verdict = report::CaseVerdict::Fail;
         ci.message = "The second launch failed: " + l2.error.message;
         return out;
     }
@@ -362,7 +362,7 @@ CaseOutcome runCase(const cuda::Context& ctx, const cuda::Stream& stream, const 
     const bool nondeterministic = !determinism.empty();
     ci.nondeterministic = nondeterministic;
     pass = pass && !nondeterministic;
-    ci.verdict = pass ? "pass" : "fail";
+    ci.verdict = pass ? report::CaseVerdict::Pass : report::CaseVerdict::Fail;
     std::string msg = ci.accumulated.empty() ? check::caseMessage(inst, checks, determinism)
                                              : accumulationMessage(ci.accumulated, repeat);
     for (const auto& e : extra) {

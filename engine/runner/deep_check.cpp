@@ -238,7 +238,7 @@ int chooseDeepCheckCase(const Job& job, const problem::ExerciseSpec& spec, const
                         const std::vector<int>& indices, const std::vector<report::CaseInfo>& cases)
 {
     for (size_t k = 0; k < cases.size() && k < indices.size(); ++k)
-        if (cases[k].verdict == "fail" || cases[k].verdict == "fault")
+        if (cases[k].verdict == report::CaseVerdict::Fail || cases[k].verdict == report::CaseVerdict::Fault)
             return indices[k];
     if (job.deepCheckCase && *job.deepCheckCase >= 0 && *job.deepCheckCase < static_cast<int>(spec.cases.size()))
         return *job.deepCheckCase;

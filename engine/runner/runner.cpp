@@ -121,7 +121,7 @@ std::string caseListText(const std::vector<report::CaseInfo>& cases)
     int failed = 0;
     const report::CaseInfo* firstFail = nullptr;
     for (const auto& c : cases) {
-        if (c.verdict == "fail") {
+        if (c.verdict == report::CaseVerdict::Fail) {
             ++failed;
             if (firstFail == nullptr) {
                 firstFail = &c;
@@ -218,7 +218,7 @@ report::RunReport Runner::runOne(const Job& job, const ProgressFn& progressIn, b
     r.compile = report::toCompileInfo(*compiled);
     r.stagesMs["compile"] = msSince(tc);
     if (!compiled->ok) {
-        r.verdict = "compile_error";
+        r.verdict = report::Verdict::CompileError;
         const std::string first = compiled->firstError();
         r.summary = first.empty() ? "The kernel does not compile; see the compiler log."
                                   : "The kernel does not compile: " + first;
@@ -285,7 +285,7 @@ Runner::GpuTarget Runner::gpuTarget(const Job& job, report::RunReport& r)
 
 report::RunReport Runner::compiledOnly(report::RunReport r, std::string summary, const GpuTarget& target, TimePoint t0)
 {
-    r.verdict = "compiled";
+    r.verdict = report::Verdict::Compiled;
     r.summary = std::move(summary);
     if (target.noGpu) {
         r.summary += " It was not run: " + target.noGpu->message;
@@ -393,10 +393,10 @@ report::RunReport Runner::runCases(const Job& job, const problem::ExerciseSpec& 
                 report::CaseInfo skipped;
                 skipped.name = spec.cases[indices[rest]].name;
                 skipped.sizes = spec.cases[indices[rest]].sizes;
-                skipped.verdict = "skipped";
+                skipped.verdict = report::CaseVerdict::Skipped;
                 r.cases.push_back(std::move(skipped));
             }
-            r.verdict = "fault";
+            r.verdict = report::Verdict::Fault;
             r.summary = fault.message;
             r.fault = std::move(fault);
             out.faultCase = ci;
@@ -410,9 +410,9 @@ report::RunReport Runner::runCases(const Job& job, const problem::ExerciseSpec& 
 
     out.allPass = true;
     for (const auto& c : r.cases) {
-        out.allPass = out.allPass && c.verdict == "pass";
+        out.allPass = out.allPass && c.verdict == report::CaseVerdict::Pass;
     }
-    r.verdict = out.allPass ? "pass" : "fail";
+    r.verdict = out.allPass ? report::Verdict::Pass : report::Verdict::Fail;
     r.summary = caseListText(r.cases);
     return r;
 }

@@ -222,7 +222,7 @@ void locateFault(const Job& job, const problem::ExerciseSpec& spec, const proble
         }
         return;
     }
-    if (cpu.verdict == "pass" || cpu.verdict == "fail") {
+    if (cpu.verdict == report::Verdict::Pass || cpu.verdict == report::Verdict::Fail) {
         fault.interpreter = "no-fault";
         fault.message += " The CPU interpreter runs the same case without any fault, so the GPU and the interpreter "
                          "disagree: this may be a bug in our lowering of Triton to CUDA rather than in your kernel; "
@@ -326,7 +326,7 @@ report::RunReport Runner::runTritonGpu(const Job& job, const problem::ExerciseSp
                                                            detail::internalErrorSentence(*broken->internalError)));
     }
     if (!shown) {
-        r.verdict = "compile_error";
+        r.verdict = report::Verdict::CompileError;
         const std::string err = detail::firstTritonError(compiler.diagnostics(), job.sourceName);
         r.summary = err.empty() ? "The kernel does not compile; see the diagnostics."
                                 : "The kernel does not "
@@ -374,7 +374,7 @@ report::RunReport Runner::runTritonGpu(const Job& job, const problem::ExerciseSp
         r.summary = r.fault->message;
         if (!r.cases.empty()) {
             for (auto& c : r.cases) {
-                if (c.verdict == "fault") {
+                if (c.verdict == report::CaseVerdict::Fault) {
                     c.message = r.fault->message;
                 }
             }

@@ -266,7 +266,7 @@ report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& sp
     };
     auto compileError = [&]() {
         finishCompile(false);
-        r.verdict = "compile_error";
+        r.verdict = report::Verdict::CompileError;
         const std::string first = firstTritonError(diags, job.sourceName);
         r.summary = first.empty() ? "The kernel does not compile; see the diagnostics."
                                   : "The kernel does not "
@@ -323,7 +323,7 @@ report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& sp
     }
     finishCompile(true);
     if (job.mode == Mode::CompileOnly) {
-        r.verdict = "compiled";
+        r.verdict = report::Verdict::Compiled;
         r.summary = "The Triton kernel parses and checks; run it to test it on the CPU interpreter.";
         r.stagesMs["total"] = msSince(t0);
         return r;
@@ -395,21 +395,21 @@ report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& sp
                                    engine::makeError(engine::ErrorKind::Internal,
                                                      "Internal error of the Triton interpreter: " + f.message));
             }
-            info.verdict = f.kind == interp::FaultKind::Timeout ? "fail" : "fault";
+            info.verdict = f.kind == interp::FaultKind::Timeout ? report::CaseVerdict::Fail : report::CaseVerdict::Fault;
             info.message = f.message;
             r.cases.push_back(std::move(info));
             for (int rest = k + 1; rest < n; ++rest) {
                 report::CaseInfo skipped;
                 skipped.name = prepared[static_cast<size_t>(rest)].inst.caseName;
                 skipped.sizes = prepared[static_cast<size_t>(rest)].inst.sizes;
-                skipped.verdict = "skipped";
+                skipped.verdict = report::CaseVerdict::Skipped;
                 r.cases.push_back(std::move(skipped));
             }
             if (f.kind == interp::FaultKind::Timeout) {
-                r.verdict = "timeout";
+                r.verdict = report::Verdict::Timeout;
                 r.summary = fmt::format("TIMEOUT — {} (case {} of {}, on the CPU interpreter)", f.message, k + 1, n);
             } else {
-                r.verdict = "fault";
+                r.verdict = report::Verdict::Fault;
                 r.summary = f.message;
                 r.fault = toFaultInfo(f, inst.caseName);
             }
@@ -461,7 +461,7 @@ report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& sp
             pass = pass && c.pass();
             info.outputs.push_back(report::toOutputInfo(c));
         }
-        info.verdict = pass ? "pass" : "fail";
+        info.verdict = pass ? report::CaseVerdict::Pass : report::CaseVerdict::Fail;
         std::string msg =
             info.accumulated.empty() ? check::caseMessage(inst, checks) : accumulationMessage(info.accumulated, repeat);
         for (const auto& e : extra) {
@@ -475,12 +475,12 @@ report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& sp
     int failed = 0;
     const report::CaseInfo* firstFail = nullptr;
     for (const auto& c : r.cases) {
-        if (c.verdict != "pass") {
+        if (c.verdict != report::CaseVerdict::Pass) {
             ++failed;
             firstFail = firstFail ? firstFail : &c;
         }
     }
-    r.verdict = failed == 0 ? "pass" : "fail";
+    r.verdict = failed == 0 ? report::Verdict::Pass : report::Verdict::Fail;
     r.summary = failed == 0
                     ? fmt::format("All {} cases pass on the CPU interpreter (correctness only: timing and "
                                   "DRAM traffic need an NVIDIA GPU).",

@@ -33,13 +33,15 @@ bool contains(const std::vector<std::string>& list, const std::string& name)
 }
 
 // The verdict of a tuning job from its configurations': a fault or an engine error wins, then failures.
-std::string overallVerdict(const std::vector<report::RunReport>& reports)
+report::Verdict overallVerdict(const std::vector<report::RunReport>& reports)
 {
-    for (const char* v : {"error", "fault", "timeout", "compile_error", "fail", "compiled"})
+    using report::Verdict;
+    for (Verdict v : {Verdict::Error, Verdict::Fault, Verdict::Timeout, Verdict::CompileError, Verdict::Fail,
+                      Verdict::Compiled})
         for (const auto& r : reports)
             if (r.verdict == v)
                 return v;
-    return "pass";
+    return Verdict::Pass;
 }
 
 } // namespace
@@ -136,7 +138,7 @@ report::RunReport Runner::runTuning(const Job& job, const ProgressFn& progressIn
     for (int k = 0; k < given; ++k) {
         const std::string label = problem::formatMetaAssignments(resolved[k]);
         if (contextLost) {
-            at.configs.push_back({resolved[k], "skipped", "Not checked: an earlier configuration faulted."});
+            at.configs.push_back({resolved[k], report::ConfigVerdict::Skipped, "Not checked: an earlier configuration faulted."});
             continue;
         }
         Job one = job;
@@ -149,28 +151,28 @@ report::RunReport Runner::runTuning(const Job& job, const ProgressFn& progressIn
             progress(q);
         };
         report::RunReport sub = runOne(one, tagged, true);
-        at.configs.push_back({resolved[k], sub.verdict, sub.summary});
-        contextLost = sub.verdict == "fault" || mustExit();
-        const bool stop = sub.verdict == "error";
+        at.configs.push_back({resolved[k], report::toConfigVerdict(sub.verdict), sub.summary});
+        contextLost = sub.verdict == report::Verdict::Fault || mustExit();
+        const bool stop = sub.verdict == report::Verdict::Error;
         reports.push_back(std::move(sub));
         if (stop)
             break;
     }
 
     // The report shows the cases of the first configuration that does not pass (else the first one's).
-    const std::string verdict = overallVerdict(reports);
+    const report::Verdict verdict = overallVerdict(reports);
     auto shown = std::find_if(reports.begin(), reports.end(),
                               [&](const report::RunReport& x) { return x.verdict == verdict; });
     r = std::move(*shown);
     r.verdict = verdict;
     int passing = 0;
     for (const auto& c : at.configs)
-        passing += c.verdict == "pass" ? 1 : 0;
-    if (verdict == "pass") {
+        passing += c.verdict == report::ConfigVerdict::Pass ? 1 : 0;
+    if (verdict == report::Verdict::Pass) {
         r.summary = fmt::format("All {} configurations pass every case.", given);
-    } else if (verdict != "error" && verdict != "compiled") {
+    } else if (verdict != report::Verdict::Error && verdict != report::Verdict::Compiled) {
         const auto firstBad = std::find_if(at.configs.begin(), at.configs.end(),
-                                           [](const report::AutotuneConfigInfo& c) { return c.verdict != "pass"; });
+                                           [](const report::AutotuneConfigInfo& c) { return c.verdict != report::ConfigVerdict::Pass; });
         r.summary = fmt::format("{} of {} configurations pass; {}: {}", passing, given,
                                 problem::formatMetaAssignments(firstBad->meta), firstBad->summary);
     }
@@ -178,12 +180,12 @@ report::RunReport Runner::runTuning(const Job& job, const ProgressFn& progressIn
     std::vector<problem::MetaValues> timed;
     std::vector<int> indices;
     for (int k = 0; k < static_cast<int>(at.configs.size()); ++k)
-        if (at.configs[k].verdict == "pass") {
+        if (at.configs[k].verdict == report::ConfigVerdict::Pass) {
             timed.push_back(at.configs[k].meta);
             indices.push_back(k);
         }
     if (timed.empty()) {
-        at.note = verdict == "compiled" ? "Not timed: there is no GPU to run on."
+        at.note = verdict == report::Verdict::Compiled ? "Not timed: there is no GPU to run on."
                                         : "Nothing was timed: no configuration passes the cases, and the time of a "
                                           "wrong kernel means nothing. Fix the failing cases first.";
     } else if (isTritonSource(job.sourceName) && r.executor != "gpu") {
@@ -203,7 +205,7 @@ report::RunReport Runner::runTuning(const Job& job, const ProgressFn& progressIn
         if (auto st = m_options.autotune(in, at); !st)
             at.note = "Timing failed: " + st.error().message;
         r.stagesMs["autotune"] = std::chrono::duration<double, std::milli>(Clock::now() - tt).count();
-        if (!at.winners.empty() && verdict == "pass") {
+        if (!at.winners.empty() && verdict == report::Verdict::Pass) {
             std::string names;
             for (const auto& w : at.winners) {
                 std::string key;

@@ -75,7 +75,7 @@ report::RunReport Runner::warm(const std::filesystem::path& exercise, const Prog
             r.summary = "The measure phase could not be prepared: " + st.error().message;
         }
     }
-    r.verdict = "pass";
+    r.verdict = report::Verdict::Pass;
     if (r.summary.empty()) {
         r.summary = "The worker is warm: the GPU context, the measurement set-up and the ceilings are ready.";
     }

@@ -221,7 +221,7 @@ JobResult Client::run(const runner::Job& job, const runner::ProgressFn& progress
             }
             // After a kernel fault the worker exits (status 3): reap it now so the next job starts fresh.
             runner::ExitInfo e;
-            if (out.report.verdict == "fault" || p.waitFor(std::chrono::milliseconds(0), e)) {
+            if (out.report.verdict == report::Verdict::Fault || p.waitFor(std::chrono::milliseconds(0), e)) {
                 if (!p.waitFor(std::chrono::milliseconds(3000), e)) {
                     p.kill();
                 }

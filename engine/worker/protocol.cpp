@@ -277,7 +277,7 @@ report::RunReport timeoutReport(std::chrono::milliseconds deadline, const runner
         text += " (the compiler was still running)";
     }
     report::RunReport r = baseReport();
-    r.verdict = "timeout";
+    r.verdict = report::Verdict::Timeout;
     r.summary = std::move(text);
     return r;
 }
@@ -285,7 +285,7 @@ report::RunReport timeoutReport(std::chrono::milliseconds deadline, const runner
 report::RunReport errorReport(const std::string& kind, const std::string& message)
 {
     report::RunReport r = baseReport();
-    r.verdict = "error";
+    r.verdict = report::Verdict::Error;
     r.summary = message;
     r.error = report::ErrorInfo{kind, message};
     return r;

@@ -4,6 +4,7 @@
 
 #include "engine/cuda/device.h"
 #include "engine/cuda/driver.h"
+#include "engine/report/verdict.h"
 #include "engine/worker/protocol.h"
 
 #include <fmt/format.h>
@@ -35,7 +36,7 @@ json devicesMessage(const json& id)
     if (!list || list->empty()) {
         const std::string kind = list ? "no-gpu" : std::string(engine::errorKindName(list.error().kind));
         const std::string message = list ? "No NVIDIA GPU was found." : list.error().message;
-        rep["verdict"] = "error";
+        rep["verdict"] = report::Verdict::Error;
         rep["summary"] = message;
         rep["error"] = {{"kind", kind}, {"message", message}};
         return {{"id", id}, {"type", "report"}, {"report", rep}};
@@ -49,7 +50,7 @@ json devicesMessage(const json& id)
         rep["devices"].push_back(std::move(dj));
     }
     rep["device"] = rep["devices"][0];
-    rep["verdict"] = "pass";
+    rep["verdict"] = report::Verdict::Pass;
     rep["summary"] = fmt::format("{} GPU(s) found.", list->size());
     return {{"id", id}, {"type", "report"}, {"report", rep}};
 }

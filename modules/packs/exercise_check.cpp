@@ -3,6 +3,7 @@
 
 #include "engine/common/paths.h"
 #include "engine/problem/instance.h"
+#include "engine/report/figures.h"
 #include "engine/runner/runner.h"
 #include "engine/worker/client.h"
 
@@ -47,7 +48,7 @@ std::vector<SourceCheck> sourceRows(const problem::ExerciseSpec& spec)
                               describeExpect(spec.bugs[i].expect));
         bug.title = spec.bugs[i].title;
         bug.bugIndex = static_cast<int>(i);
-        bug.compileExpected = spec.bugs[i].expect.verdict != "compile_error";
+        bug.compileExpected = spec.bugs[i].expect.verdict != report::Verdict::CompileError;
         rows.push_back(std::move(bug));
     }
     rows.push_back(row(SourceRole::Starter, spec.starter, "/starter", "fail or fault"));
@@ -61,7 +62,7 @@ std::vector<SourceCheck> sourceRows(const problem::ExerciseSpec& spec)
                                   describeExpect(t.bugs[i].expect));
             bug.title = t.bugs[i].title;
             bug.bugIndex = static_cast<int>(i);
-            bug.compileExpected = t.bugs[i].expect.verdict != "compile_error";
+            bug.compileExpected = t.bugs[i].expect.verdict != report::Verdict::CompileError;
             tr.push_back(std::move(bug));
         }
         tr.push_back(row(SourceRole::Starter, t.starter, "/triton/starter", "fail or fault"));
@@ -97,13 +98,14 @@ void judgeRun(const problem::ExerciseSpec& spec, const report::RunReport& rep, S
     }
     switch (row.role) {
     case SourceRole::Solution:
-        if (rep.verdict != "pass") {
+        if (rep.verdict != report::Verdict::Pass) {
             row.runProblem = "the solution must pass every case: " + rep.summary;
         }
         break;
     case SourceRole::Starter:
-        if (rep.verdict != "fail" && rep.verdict != "fault" && !(row.triton && rep.verdict == "compile_error")) {
-            row.runProblem = rep.verdict == "pass"
+        if (rep.verdict != report::Verdict::Fail && rep.verdict != report::Verdict::Fault &&
+            !(row.triton && rep.verdict == report::Verdict::CompileError)) {
+            row.runProblem = rep.verdict == report::Verdict::Pass
                                  ? std::string("the starter already passes every case: leave the learner work to do")
                                  : "the starter should compile and fail without crashing: " + rep.summary;
         }
@@ -138,7 +140,7 @@ void runTritonRow(const problem::ExerciseSpec& spec, runner::Runner& cpu, Source
     }
     const report::RunReport rep = cpu.run(job);
     row.compileRan = true;
-    row.compiled = rep.verdict != "compile_error";
+    row.compiled = rep.verdict != report::Verdict::CompileError;
     if (rep.compile) {
         for (const auto& d : rep.compile->diagnostics) {
             row.diagnostics.push_back({d.file, d.line, d.column, d.severity, d.message});
@@ -150,11 +152,11 @@ void runTritonRow(const problem::ExerciseSpec& spec, runner::Runner& cpu, Source
     } else if (!row.compiled && row.compileExpected && row.role != SourceRole::Starter) {
         row.compileProblem = rep.summary;
     }
-    if (rep.verdict == "error") {
+    if (rep.verdict == report::Verdict::Error) {
         row.runProblem = rep.summary;
         row.ran = true;
         row.verdict = rep.verdict;
-        row.got = rep.verdict;
+        row.got = report::verdictName(rep.verdict);
         return;
     }
     judgeRun(spec, rep, row);
@@ -212,10 +214,10 @@ void runRow(const problem::ExerciseSpec& spec, worker::Client& client, SourceChe
     }
     if (row.compileRan && !row.compiled) {
         // It cannot run; the compile column already says why (or it was meant not to compile).
-        row.verdict = "compile_error";
-        row.got = "compile_error";
+        row.verdict = report::Verdict::CompileError;
+        row.got = report::verdictName(report::Verdict::CompileError);
         if (row.role == SourceRole::Bug) {
-            row.runProblem = expectationMismatch(bugOf(spec, row).expect, report::RunReport{.verdict = "compile_error"});
+            row.runProblem = expectationMismatch(bugOf(spec, row).expect, report::RunReport{.verdict = report::Verdict::CompileError});
         }
         return;
     }
@@ -249,16 +251,6 @@ std::string failReason(const report::CaseInfo& c)
         }
     }
     return c.nondeterministic.value_or(false) ? "nondeterministic" : "";
-}
-
-const report::CaseInfo* firstFailing(const report::RunReport& r)
-{
-    for (const auto& c : r.cases) {
-        if (c.verdict == "fail") {
-            return &c;
-        }
-    }
-    return nullptr;
 }
 
 nlohmann::json diagnosticsJson(const std::vector<compile::Diagnostic>& ds)
@@ -315,11 +307,11 @@ std::pair<std::string, std::string> splitSpecError(const std::string& message)
 
 std::string describeExpect(const problem::BugExpect& e)
 {
-    std::string s = e.verdict;
-    if (e.verdict == "fault") {
+    std::string s(report::verdictName(e.verdict));
+    if (e.verdict == report::Verdict::Fault) {
         s += e.fault.empty() ? "" : " " + e.fault;
         s += e.buffer.empty() ? "" : " in " + e.buffer;
-    } else if (e.verdict == "fail") {
+    } else if (e.verdict == report::Verdict::Fail) {
         s += e.reason.empty() ? "" : " (" + e.reason + ")";
         s += e.caseName.empty() ? "" : " in case " + quoted(e.caseName);
     }
@@ -328,26 +320,27 @@ std::string describeExpect(const problem::BugExpect& e)
 
 std::string describeReport(const report::RunReport& r)
 {
-    if (r.verdict == "fault" && r.fault) {
-        problem::BugExpect e{.verdict = "fault", .fault = r.fault->kind, .buffer = r.fault->buffer};
+    if (r.verdict == report::Verdict::Fault && r.fault) {
+        problem::BugExpect e{.verdict = report::Verdict::Fault, .fault = r.fault->kind, .buffer = r.fault->buffer};
         return describeExpect(e);
     }
-    if (r.verdict == "fail") {
-        if (const report::CaseInfo* c = firstFailing(r)) {
-            problem::BugExpect e{.verdict = "fail", .caseName = c->name, .reason = failReason(*c)};
+    if (r.verdict == report::Verdict::Fail) {
+        if (const report::CaseInfo* c = report::firstFailingCase(r)) {
+            problem::BugExpect e{.verdict = report::Verdict::Fail, .caseName = c->name, .reason = failReason(*c)};
             return describeExpect(e);
         }
     }
-    return r.verdict;
+    return std::string(report::verdictName(r.verdict));
 }
 
 std::string expectationMismatch(const problem::BugExpect& expect, const report::RunReport& report)
 {
     if (report.verdict != expect.verdict) {
-        return "verdict " + report.verdict + (report.summary.empty() ? "" : " (" + report.summary + ")") +
-               ", expected " + expect.verdict;
+        return "verdict " + std::string(report::verdictName(report.verdict)) +
+               (report.summary.empty() ? "" : " (" + report.summary + ")") + ", expected " +
+               std::string(report::verdictName(expect.verdict));
     }
-    if (expect.verdict == "fault" && report.fault) {
+    if (expect.verdict == report::Verdict::Fault && report.fault) {
         if (!expect.fault.empty() && report.fault->kind != expect.fault) {
             return "fault " + report.fault->kind + ", expected " + expect.fault;
         }
@@ -355,8 +348,8 @@ std::string expectationMismatch(const problem::BugExpect& expect, const report::
             return "fault in buffer " + report.fault->buffer + ", expected " + expect.buffer;
         }
     }
-    if (expect.verdict == "fail") {
-        const report::CaseInfo* first = firstFailing(report);
+    if (expect.verdict == report::Verdict::Fail) {
+        const report::CaseInfo* first = report::firstFailingCase(report);
         if (!first) {
             return "verdict fail but no failing case in the report";
         }
@@ -421,7 +414,7 @@ ExerciseCheck checkExerciseSpec(const problem::ExerciseSpec& spec, const Exercis
             if (row.triton && row.role != SourceRole::Reference) {
                 say(options, row.file + ": running on the CPU interpreter");
                 runTritonRow(spec, cpu, row);
-                if (row.role == SourceRole::Bug && row.ran && row.verdict == "pass") {
+                if (row.role == SourceRole::Bug && row.ran && row.verdict == report::Verdict::Pass) {
                     check.warnings.push_back({WeakKind::BugPasses, "/triton/bugs/" + std::to_string(row.bugIndex),
                                               row.file + " (" + row.title +
                                                   ") passes every case: the cases do not catch it; add a case that "
@@ -439,7 +432,7 @@ ExerciseCheck checkExerciseSpec(const problem::ExerciseSpec& spec, const Exercis
         auto sol = find(SourceRole::Solution);
         if (ref != check.sources.end() && sol != check.sources.end() && sol->ran) {
             ref->compileRan = true;
-            const bool refBroke = sol->verdict == "error" && sol->summary.find("reference") != std::string::npos;
+            const bool refBroke = sol->verdict == report::Verdict::Error && sol->summary.find("reference") != std::string::npos;
             ref->compiled = !refBroke;
             if (refBroke) {
                 ref->compileProblem = sol->summary;
@@ -455,7 +448,7 @@ ExerciseCheck checkExerciseSpec(const problem::ExerciseSpec& spec, const Exercis
                 say(options, row.file + ": running on the GPU");
             }
             runRow(spec, *options.gpu, row);
-            if (row.role == SourceRole::Bug && row.ran && row.verdict == "pass") {
+            if (row.role == SourceRole::Bug && row.ran && row.verdict == report::Verdict::Pass) {
                 check.warnings.push_back({WeakKind::BugPasses, "/bugs/" + std::to_string(row.bugIndex),
                                           row.file + " (" + row.title +
                                               ") passes every case: the cases do not catch it; add a case that "
@@ -508,8 +501,8 @@ nlohmann::json toJson(const ExerciseCheck& check)
         if (!s.title.empty()) {
             row["title"] = s.title;
         }
-        if (s.ran || !s.verdict.empty()) {
-            row["verdict"] = s.verdict;
+        if (s.ran || s.verdict) {
+            row["verdict"] = s.verdict ? report::verdictName(*s.verdict) : "";
             row["got"] = s.got;
             row["summary"] = s.summary;
             row["problem"] = s.runProblem;

@@ -50,7 +50,7 @@ struct SourceCheck
     std::string expected;   ///< diagnosis it must get on the GPU ("pass", "fail or fault", "fault read-past-end in
                             ///< x"); empty for the reference, which is the judge and is not run on its own
     bool ran = false;       ///< run (CUDA: on the GPU; Triton: on the CPU interpreter)
-    std::string verdict;    ///< the run report's verdict: pass, fail, fault, timeout, compile_error, error
+    std::optional<report::Verdict> verdict; ///< the run report's verdict (absent when not run)
     std::string got;        ///< the diagnosis in the words of `expected`, e.g. "fail (unwritten) in case \"n = 3\""
     std::string summary;    ///< the run report's summary sentence
     std::string runProblem; ///< why `got` does not match `expected`; "" when it does or when not run

@@ -84,7 +84,7 @@ std::optional<KernelRun> fastestPass(const std::vector<KernelRun>& runs)
         return std::make_tuple(!r.medianMs.has_value(), r.medianMs.value_or(0.0), r.atMs);
     };
     for (const KernelRun& r : runs) {
-        if (r.verdict == "pass" && (!best || key(r) < key(*best))) {
+        if (r.verdict == report::Verdict::Pass && (!best || key(r) < key(*best))) {
             best = &r;
         }
     }
@@ -165,10 +165,11 @@ ActivityProgress activityProgress(const ActivityOutline& a, const ModuleRecords&
 
 } // namespace
 
-bool isGradedVerdict(std::string_view verdict)
+bool isGradedVerdict(report::Verdict verdict)
 {
-    return verdict == "pass" || verdict == "fail" || verdict == "fault" || verdict == "timeout" ||
-           verdict == "compile_error";
+    using report::Verdict;
+    return verdict == Verdict::Pass || verdict == Verdict::Fail || verdict == Verdict::Fault ||
+           verdict == Verdict::Timeout || verdict == Verdict::CompileError;
 }
 
 double ModuleProgress::fraction() const

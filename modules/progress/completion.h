@@ -101,7 +101,7 @@ struct ReviewItem
     std::string questionId;                             ///< QuestionMissed only: the question
     int questionNumber = 0;                             ///< QuestionMissed only: [1-based] its place in the quiz
     int misses = 0;                                     ///< wrong answers, picks, attempts or failed runs so far
-    std::string lastVerdict;                            ///< ExerciseNotPassed only: verdict of the latest run
+    std::optional<report::Verdict> lastVerdict;         ///< ExerciseNotPassed only: verdict of the latest run
     int64_t lastAtMs = 0;                               ///< [ms since epoch, UTC] of the latest attempt
 };
 
@@ -116,8 +116,8 @@ struct ModuleReview
 /// Key of the activity value where the app keeps an activity's state (0 new, 1 in progress, 2 done).
 inline constexpr char kStateKey[] = "state";
 /// Whether a run verdict grades the kernel (pass, fail, fault, timeout, compile_error); "compiled" (no GPU to run
-/// the cases), "cancelled" and engine errors do not.
-bool isGradedVerdict(std::string_view verdict);
+/// the cases) and engine errors do not.
+bool isGradedVerdict(report::Verdict verdict);
 
 /// Progress of one module by the rules above; records of activities not in the outline are ignored.
 Expected<ModuleProgress> moduleProgress(const Store& store, const ModuleOutline& module);

@@ -213,8 +213,8 @@ Expected<std::string> exportCsv(const Store& store)
     for (const KernelRun& k : snap->runs) {
         CsvRow r = rowFor("kernel-run", k.id, k.where, k.atMs);
         r.item = k.exerciseId;
-        r.correct = k.verdict == "pass" ? "1" : "0";
-        r.verdict = k.verdict;
+        r.correct = k.verdict == report::Verdict::Pass ? "1" : "0";
+        r.verdict = report::verdictName(k.verdict);
         r.medianMs = optText(k.medianMs);
         r.gbps = optText(k.achievedGbps);
         r.readBytes = optText(k.dramReadBytes);
@@ -299,7 +299,7 @@ Expected<nlohmann::json> exportJson(const Store& store, const ExportOptions& opt
         j["track"] = k.track;
         if (options.includeRunBodies) {
             j["source"] = k.source;
-            j["report"] = k.report;
+            j["report"] = k.report ? nlohmann::json(*k.report) : nlohmann::json();
         }
         runs.push_back(std::move(j));
     }

@@ -3,6 +3,8 @@
 // activity by the ids of content/ (module.json `id`, activity `id`). Times are UTC milliseconds since the Unix
 // epoch; a record given to the store with atMs == 0 is stamped with the current time.
 
+#include "engine/report/run_report.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -88,7 +90,7 @@ struct KernelRun
     std::string exerciseId;                         ///< exercise.json `id`
     std::string source;                             ///< the kernel source as run (empty in history listings)
     nlohmann::json meta = nlohmann::json::object(); ///< meta-parameters, e.g. {"BLOCK_SIZE": 1024}
-    std::string verdict;                  ///< run report `verdict`: pass, fail, fault, timeout, compile_error, …
+    report::Verdict verdict = report::Verdict::Error; ///< run report `verdict`
     std::optional<double> medianMs;       ///< [ms] timing.median_ms
     std::optional<double> achievedGbps;   ///< [10⁹ B/s] timing.achieved_gbps
     std::optional<int64_t> dramReadBytes; ///< [bytes] traffic.dram_read_bytes
@@ -97,7 +99,7 @@ struct KernelRun
     std::optional<double> ceilingGbps;    ///< [10⁹ B/s] ceilings.measured_copy_gbps, else theoretical (schema v2)
     std::string device;                   ///< device.name, e.g. "NVIDIA H200" (empty without a GPU)
     std::string track = "cuda";           ///< the exercise track the run used: report `language`, "triton" or "cuda"
-    nlohmann::json report;                ///< the full run report (null in history listings)
+    std::optional<report::RunReport> report; ///< the full run report (absent in history listings)
     int64_t atMs = 0;                     ///< [ms since epoch, UTC] when the run finished
 
     /// achievedGbps / ceilingGbps [fraction of the bandwidth ceiling], when both are known.
@@ -108,7 +110,7 @@ struct KernelRun
 
 /// Reads the figures of a run report (docs/run-report.md, tkm-run-report/1) into a KernelRun;
 /// fields the report lacks stay empty. The report is kept whole in KernelRun::report.
-KernelRun kernelRunFromReport(ActivityRef where, std::string source, const nlohmann::json& report);
+KernelRun kernelRunFromReport(ActivityRef where, std::string source, const report::RunReport& report);
 
 /// One stretch of time spent in an activity (schema v2).
 struct TimeSpan

@@ -31,6 +31,21 @@ std::optional<int64_t> optInt(const SQLite::Column& c)
     return c.isNull() ? std::nullopt : std::optional<int64_t>(c.getInt64());
 }
 
+// The stored report text read once into the typed report; absent for "{}", text that is not a run report, or a
+// report of a newer schema this build cannot read (the run's figures are in their own columns either way).
+std::optional<report::RunReport> reportOrNone(const std::string& text)
+{
+    const nlohmann::json j = detail::jsonOrNull(text);
+    if (!j.is_object() || !j.contains("schema")) {
+        return std::nullopt;
+    }
+    try {
+        return j.get<report::RunReport>();
+    } catch (const nlohmann::json::exception&) {
+        return std::nullopt;
+    }
+}
+
 KernelRun runFromRow(SQLite::Statement& q, bool withBody)
 {
     KernelRun run;
@@ -38,7 +53,8 @@ KernelRun runFromRow(SQLite::Statement& q, bool withBody)
     run.where = {q.getColumn(1).getString(), q.getColumn(2).getString()};
     run.exerciseId = q.getColumn(3).getString();
     run.meta = detail::jsonOrNull(q.getColumn(4).getString());
-    run.verdict = q.getColumn(5).getString();
+    // The column holds the report's wire names (a name of no verdict reads as an engine error).
+    run.verdict = report::verdictFromName(q.getColumn(5).getString()).value_or(report::Verdict::Error);
     run.medianMs = optDouble(q.getColumn(6));
     run.achievedGbps = optDouble(q.getColumn(7));
     run.dramReadBytes = optInt(q.getColumn(8));
@@ -50,7 +66,7 @@ KernelRun runFromRow(SQLite::Statement& q, bool withBody)
     run.track = q.getColumn(14).getString();
     if (withBody) {
         run.source = q.getColumn(15).getString();
-        run.report = detail::jsonOrNull(q.getColumn(16).getString());
+        run.report = reportOrNone(q.getColumn(16).getString());
     }
     return run;
 }
@@ -64,29 +80,9 @@ template <class T> void bindOptional(SQLite::Statement& s, int index, const std:
     }
 }
 
-// A number at a JSON pointer, when the report has one there.
-std::optional<double> numberAt(const nlohmann::json& report, const char* pointer)
+std::optional<int64_t> bytesOf(const std::optional<double>& v)
 {
-    const nlohmann::json::json_pointer ptr(pointer);
-    if (!report.is_object() || !report.contains(ptr) || !report.at(ptr).is_number()) {
-        return std::nullopt;
-    }
-    return report.at(ptr).get<double>();
-}
-
-std::string stringAt(const nlohmann::json& report, const char* pointer)
-{
-    const nlohmann::json::json_pointer ptr(pointer);
-    if (!report.is_object() || !report.contains(ptr) || !report.at(ptr).is_string()) {
-        return {};
-    }
-    return report.at(ptr).get<std::string>();
-}
-
-std::optional<int64_t> bytesAt(const nlohmann::json& report, const char* pointer)
-{
-    const auto value = numberAt(report, pointer);
-    return value ? std::optional<int64_t>(static_cast<int64_t>(*value + 0.5)) : std::nullopt;
+    return v ? std::optional<int64_t>(static_cast<int64_t>(*v + 0.5)) : std::nullopt;
 }
 
 } // namespace
@@ -107,32 +103,34 @@ std::optional<double> KernelRun::dramEfficiency() const
     return report::dramEfficiency(real(idealBytes), real(dramReadBytes), real(storedBytes));
 }
 
-KernelRun kernelRunFromReport(ActivityRef where, std::string source, const nlohmann::json& report)
+KernelRun kernelRunFromReport(ActivityRef where, std::string source, const report::RunReport& report)
 {
     KernelRun run;
     run.where = std::move(where);
     run.source = std::move(source);
-    run.exerciseId = stringAt(report, "/exercise/id");
-    run.verdict = stringAt(report, "/verdict");
-    run.device = stringAt(report, "/device/name");
-    if (const std::string language = stringAt(report, "/language"); !language.empty()) {
-        run.track = language;
+    run.exerciseId = report.exercise ? report.exercise->id : std::string();
+    run.verdict = report.verdict;
+    run.device = report.device ? report.device->name : std::string();
+    if (!report.language.empty()) {
+        run.track = report.language;
     }
-    if (report.is_object() && report.contains("meta") && report["meta"].is_object()) {
-        run.meta = report["meta"];
+    if (!report.meta.empty()) {
+        run.meta = report.meta;
     }
-    run.medianMs = numberAt(report, "/timing/median_ms");
-    run.achievedGbps = numberAt(report, "/timing/achieved_gbps");
-    // Traffic figures only count when the profiler ran (traffic.available).
-    const nlohmann::json::json_pointer available("/traffic/available");
-    if (report.is_object() && report.contains(available) && report.at(available) == true) {
-        run.dramReadBytes = bytesAt(report, "/traffic/dram_read_bytes");
-        run.storedBytes = bytesAt(report, "/traffic/stored_bytes");
+    if (report.timing) {
+        run.medianMs = report.timing->medianMs;
+        run.achievedGbps = report.timing->achievedGbps;
     }
-    run.idealBytes = bytesAt(report, "/traffic/ideal_bytes");
-    run.ceilingGbps = numberAt(report, "/ceilings/measured_copy_gbps");
-    if (!run.ceilingGbps) {
-        run.ceilingGbps = numberAt(report, "/ceilings/theoretical_gbps");
+    if (report.traffic) {
+        // Traffic figures only count when the profiler ran (traffic.available).
+        if (report.traffic->available) {
+            run.dramReadBytes = report.traffic->dramReadBytes;
+            run.storedBytes = report.traffic->storedBytes;
+        }
+        run.idealBytes = bytesOf(report.traffic->idealBytes);
+    }
+    if (report.ceilings) {
+        run.ceilingGbps = report.ceilings->measuredCopyGbps.value_or(report.ceilings->theoreticalGbps);
     }
     run.report = report;
     return run;
@@ -140,8 +138,8 @@ KernelRun kernelRunFromReport(ActivityRef where, std::string source, const nlohm
 
 Expected<int64_t> Store::recordKernelRun(const KernelRun& run)
 {
-    if (run.where.moduleId.empty() || run.where.activityId.empty() || run.verdict.empty()) {
-        return Error{ErrorKind::BadInput, "A kernel run needs its module id, activity id and verdict.", {}};
+    if (run.where.moduleId.empty() || run.where.activityId.empty()) {
+        return Error{ErrorKind::BadInput, "A kernel run needs its module id and activity id.", {}};
     }
     return writeTransaction(*m_db, "record the kernel run", [&] {
         SQLite::Statement insert(*m_db, "INSERT INTO kernel_runs(module_id, activity_id, exercise_id, source, meta, "
@@ -153,7 +151,7 @@ Expected<int64_t> Store::recordKernelRun(const KernelRun& run)
         insert.bind(3, run.exerciseId);
         insert.bind(4, run.source);
         insert.bind(5, (run.meta.is_object() ? run.meta : nlohmann::json::object()).dump());
-        insert.bind(6, run.verdict);
+        insert.bind(6, std::string(report::verdictName(run.verdict)));
         bindOptional(insert, 7, run.medianMs);
         bindOptional(insert, 8, run.achievedGbps);
         bindOptional(insert, 9, run.dramReadBytes);
@@ -161,7 +159,7 @@ Expected<int64_t> Store::recordKernelRun(const KernelRun& run)
         bindOptional(insert, 11, run.idealBytes);
         bindOptional(insert, 12, run.ceilingGbps);
         insert.bind(13, run.device);
-        insert.bind(14, run.report.is_null() ? std::string("{}") : run.report.dump());
+        insert.bind(14, run.report ? nlohmann::json(*run.report).dump() : std::string("{}"));
         insert.bind(15, detail::stampOrNow(run.atMs));
         insert.exec();
         return m_db->getLastInsertRowid();

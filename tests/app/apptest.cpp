@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QtDebug>
@@ -59,6 +60,20 @@ QStringList loadableContentRoots()
                 qWarning().noquote() << "  " << QString::fromStdString(d.format(root.toStdString()));
     }
     return roots;
+}
+
+report::RunReport typedReport(const QJsonObject& report)
+{
+    const QByteArray text = QJsonDocument(report).toJson(QJsonDocument::Compact);
+    return nlohmann::json::parse(text.toStdString()).get<report::RunReport>();
+}
+
+report::RunReport loadTypedReport(const QString& name)
+{
+    QFile file(testDataDir() + QStringLiteral("/reports/") + name);
+    if (!file.open(QIODevice::ReadOnly))
+        throw std::runtime_error("cannot read " + file.fileName().toStdString());
+    return nlohmann::json::parse(file.readAll().toStdString()).get<report::RunReport>();
 }
 
 QString screenshotDir()

@@ -1,6 +1,9 @@
 #pragma once
 // Shared set-up of the GUI tests: test-mode paths, fresh settings, where the content and fixtures are.
 
+#include "engine/report/run_report.h"
+
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -21,6 +24,11 @@ QString fixtureContentDir();
 QString testDataDir();
 /// Every content root that loads (real content first); prints why a root is skipped.
 QStringList loadableContentRoots();
+/// A run report held as JSON (a fixture) as the typed report, through report::from_json as the app reads the
+/// worker's; throws nlohmann::json::exception when it is not a run report.
+report::RunReport typedReport(const QJsonObject& report);
+/// tests/data/reports/<name> as the typed report (throws as typedReport; an unreadable file throws too).
+report::RunReport loadTypedReport(const QString& name);
 /// Folder for screenshots: <build>/screenshots (created).
 QString screenshotDir();
 

@@ -41,7 +41,7 @@ const char* kRowSum = "05-autotuning/exercises/autotune-row-sum";
 
 // A report as the worker sends it for autotune-row-sum with three configurations, one failing (values from the
 // shape of a real H200 run; the test checks the drawing, not the figures).
-QJsonObject syntheticReport()
+tkm::report::RunReport syntheticReport()
 {
     const char* text = R"({
     "schema": "tkm-run-report/1", "verdict": "fail",
@@ -66,7 +66,7 @@ QJsonObject syntheticReport()
         {"key": {"M": 16384, "N": 2048}, "shapes": [1], "config": 2, "median_ms": 0.049, "speedup_over_slowest": 1.24},
         {"key": {"M": 256, "N": 131072}, "shapes": [2], "config": 2, "median_ms": 0.047, "speedup_over_slowest": 8.72}]
     }})";
-    return QJsonDocument::fromJson(text).object();
+    return nlohmann::json::parse(text).get<tkm::report::RunReport>();
 }
 
 void saveShot(QWidget* widget, const QString& name)
@@ -173,16 +173,15 @@ private slots:
         if (!QFileInfo(app::workerPath()).isExecutable())
             QSKIP(qPrintable(QStringLiteral("SKIPPED: the engine worker %1 is not built").arg(app::workerPath())));
         QVERIFY(view->runKernel() > 0);
-        QTRY_VERIFY_WITH_TIMEOUT(!view->lastReport().isEmpty(), 120000);
-        const QJsonObject at = view->lastReport().value(QStringLiteral("autotune")).toObject();
-        QVERIFY2(!at.isEmpty(), QJsonDocument(view->lastReport()).toJson().constData());
-        QCOMPARE(at.value(QStringLiteral("configs")).toArray().size(), 2);
-        QCOMPARE(at.value(QStringLiteral("reset_to_zero")).toArray(), QJsonArray{QStringLiteral("hist")});
+        QTRY_VERIFY_WITH_TIMEOUT(view->lastReport().has_value(), 120000);
+        const tkm::report::RunReport& last = *view->lastReport();
+        QVERIFY2(last.autotune, nlohmann::json(last).dump().c_str());
+        QCOMPARE(last.autotune->configs.size(), size_t(2));
+        QCOMPARE(last.autotune->resetToZero, std::vector<std::string>{"hist"});
         // Without a GPU each configuration is compiled; with one, checked and timed.
-        const QString verdict = view->lastReport().value(QStringLiteral("verdict")).toString();
-        QVERIFY2(verdict == QLatin1String("compiled") || verdict == QLatin1String("fail") ||
-                     verdict == QLatin1String("pass"),
-                 qPrintable(verdict));
+        using tkm::report::Verdict;
+        QVERIFY2(last.verdict == Verdict::Compiled || last.verdict == Verdict::Fail || last.verdict == Verdict::Pass,
+                 tkm::report::verdictName(last.verdict).data());
 
         // An exercise without an autotune block has no table.
         QVERIFY(window->openActivity(QStringLiteral("vector-add"), QStringLiteral("vector-add")));
@@ -220,8 +219,7 @@ private slots:
         QVERIFY2(summary.contains(QStringLiteral("BLOCK_SIZE = 4096, NUM_WARPS = 16")), qPrintable(summary));
         QVERIFY(summary.contains(QStringLiteral("8.72× faster than the slowest")));
         saveShot(&view, QStringLiteral("autotune-results"));
-        view.showReport(QJsonObject{{QStringLiteral("schema"), QStringLiteral("tkm-run-report/1")},
-                                    {QStringLiteral("verdict"), QStringLiteral("pass")}});
+        view.showReport(tkm::report::RunReport{.verdict = tkm::report::Verdict::Pass});
         QVERIFY(!view.tabs()->isTabVisible(tab));
     }
 };

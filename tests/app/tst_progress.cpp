@@ -258,7 +258,7 @@ private slots:
         const QString firstSource = exercise->editor()->text();
         QVERIFY(exercise->runKernel() > 0);
         QTRY_VERIFY_WITH_TIMEOUT(
-            exercise->lastReport().value(QStringLiteral("verdict")).toString() == QLatin1String("pass"), 15000);
+            exercise->lastReport() && exercise->lastReport()->verdict == tkm::report::Verdict::Pass, 15000);
         QVERIFY(exercise->setTrack(app::Track::Triton));
         QJsonObject tritonRun = m_slowReport;
         tritonRun.insert(QStringLiteral("language"), QStringLiteral("triton"));

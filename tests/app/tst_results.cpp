@@ -46,10 +46,10 @@ private slots:
         ResultsView view;
         view.resize(1200, 700);
         view.show();
-        view.showReport(report);
+        const tkm::report::RunReport typed = tkm::apptest::typedReport(report);
+        view.showReport(typed);
         const QString correctness = view.correctnessText();
-        const QString verdict = report.value(QStringLiteral("verdict")).toString();
-        QVERIFY2(correctness.contains(tkm::app::verdictTitle(verdict)), qPrintable(correctness.left(300)));
+        QVERIFY2(correctness.contains(tkm::app::verdictTitle(typed.verdict)), qPrintable(correctness.left(300)));
         QVERIFY(
             correctness.contains(report.value(QStringLiteral("summary")).toString().section(QLatin1Char('\n'), 0, 0)));
         // Every case by name, every first mismatch's coordinates.
@@ -97,14 +97,12 @@ private slots:
     void absentFieldsReadSensibly()
     {
         ResultsView view;
-        view.showReport(QJsonObject{{QStringLiteral("verdict"), QStringLiteral("compiled")},
-                                    {QStringLiteral("summary"), QStringLiteral("The source compiles.")}});
+        view.showReport(
+            tkm::report::RunReport{.verdict = tkm::report::Verdict::Compiled, .summary = "The source compiles."});
         QVERIFY(view.correctnessText().contains(QStringLiteral("Compiles")));
         QVERIFY(view.performanceText().contains(QStringLiteral("not timed")));
         // Without a GPU the summary says it once; the raw reason sits behind "Details" until asked for.
-        QFile f(tkm::apptest::testDataDir() + QStringLiteral("/reports/synthetic-no-gpu.json"));
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        view.showReport(QJsonDocument::fromJson(f.readAll()).object());
+        view.showReport(tkm::apptest::loadTypedReport(QStringLiteral("synthetic-no-gpu.json")));
         const QString text = view.correctnessText();
         QCOMPARE(text.count(QStringLiteral("No NVIDIA GPU")), 1);
         QVERIFY(text.contains(QStringLiteral("Details")));
@@ -116,7 +114,7 @@ private slots:
         QVERIFY(view.correctnessText().contains(QStringLiteral("CUDA_ERROR_NO_DEVICE")));
         QVERIFY(view.performanceText().contains(QStringLiteral("not timed")));
         QCOMPARE(view.roofline()->pointCount(), 0);
-        view.showReport(QJsonObject{});
+        view.clear();
         QVERIFY(view.correctnessText().contains(QStringLiteral("Run your kernel")));
     }
 
@@ -144,16 +142,10 @@ private slots:
     {
         ResultsView view;
         QSignalSpy activated(&view, &ResultsView::diagnosticActivated);
-        view.showReport(
-            QJsonObject{{QStringLiteral("verdict"), QStringLiteral("compile_error")},
-                        {QStringLiteral("compile"),
-                         QJsonObject{{QStringLiteral("ok"), false},
-                                     {QStringLiteral("diagnostics"),
-                                      QJsonArray{QJsonObject{{QStringLiteral("file"), QStringLiteral("kernel.cu")},
-                                                             {QStringLiteral("line"), 12},
-                                                             {QStringLiteral("column"), 5},
-                                                             {QStringLiteral("severity"), QStringLiteral("error")},
-                                                             {QStringLiteral("message"), QStringLiteral("x")}}}}}}});
+        tkm::report::RunReport rejected{.verdict = tkm::report::Verdict::CompileError};
+        rejected.compile = tkm::report::CompileInfo{.ok = false};
+        rejected.compile->diagnostics.push_back({"kernel.cu", 12, 5, "error", "x"});
+        view.showReport(rejected);
         auto* browser = qobject_cast<QTextBrowser*>(view.tabs()->widget(0));
         QVERIFY(browser);
         emit browser->anchorClicked(QUrl(QStringLiteral("diag:12:5")));
@@ -163,9 +155,7 @@ private slots:
 
     void comparisonAddsAPoint()
     {
-        QFile file(tkm::apptest::testDataDir() + QStringLiteral("/reports/synthetic-pass.json"));
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const QJsonObject report = QJsonDocument::fromJson(file.readAll()).object();
+        const tkm::report::RunReport report = tkm::apptest::loadTypedReport(QStringLiteral("synthetic-pass.json"));
         ResultsView view;
         view.showReport(report);
         const int before = view.roofline()->pointCount();

@@ -38,12 +38,14 @@ QSize shotSize()
 }
 QString shotSuffix() { return qEnvironmentVariable("TKM_SHOT_SUFFIX"); }
 
-QJsonObject loadReport(const QString &name)
+std::optional<tkm::report::RunReport> loadReport(const QString &name)
 {
-  QFile f(tkm::apptest::testDataDir() + QStringLiteral("/reports/") + name);
-  if (!f.open(QIODevice::ReadOnly))
-    return {};
-  return QJsonDocument::fromJson(f.readAll()).object();
+  try {
+    return tkm::apptest::loadTypedReport(name);
+  } catch (const std::exception &e) {
+    qWarning().noquote() << name << "is not a readable run report:" << e.what();
+    return std::nullopt;
+  }
 }
 
 } // namespace
@@ -124,18 +126,13 @@ private:
           window.resultsDock()->show();
           // A CUDA report (kernel.cu) belongs to the CUDA track: shown there, never drawn on the Triton editor.
           // The synthetic report names line 12 of a longer kernel: on the starter its error goes to line 7.
-          QJsonObject report = loadReport(QStringLiteral("synthetic-compile-error.json"));
-          QJsonObject compile = report.value(QStringLiteral("compile")).toObject();
-          QJsonArray diagnostics = compile.value(QStringLiteral("diagnostics")).toArray();
-          QJsonObject first = diagnostics.at(0).toObject();
-          first.insert(QStringLiteral("line"), 7);
-          diagnostics.replace(0, first);
-          compile.insert(QStringLiteral("diagnostics"), diagnostics);
-          report.insert(QStringLiteral("compile"), compile);
-          QCOMPARE(app::reportTrack(report), std::optional<app::Track>(app::Track::Cuda));
+          std::optional<tkm::report::RunReport> report = loadReport(QStringLiteral("synthetic-compile-error.json"));
+          QVERIFY(report && report->compile && !report->compile->diagnostics.empty());
+          report->compile->diagnostics[0].line = 7;
+          QCOMPARE(app::reportTrack(*report), std::optional<app::Track>(app::Track::Cuda));
           QVERIFY(exercise->setTrack(app::Track::Cuda));
-          window.results()->showReport(report);
-          exercise->showReport(report);
+          window.results()->showReport(*report);
+          exercise->showReport(*report);
           QVERIFY(exercise->editor()->errorLines().contains(7));
           exercise->showNextHint();
         }
@@ -173,10 +170,9 @@ private:
                       QStringLiteral("synthetic-fail.json"), QStringLiteral("synthetic-fault.json"),
                       QStringLiteral("synthetic-no-gpu.json")};
     for (const QString &file : names) {
-      const QJsonObject report = loadReport(file);
-      if (report.isEmpty())
-        continue;
-      view.showReport(report);
+      const auto report = loadReport(file);
+      QVERIFY2(report, qPrintable(file));
+      view.showReport(*report);
       const QString base = QStringLiteral("results-") + QString(file).remove(QStringLiteral(".json"));
       for (int tab = 0; tab < view.tabs()->count(); ++tab) {
         if (tab > 0 && !file.contains(QStringLiteral("pass")) && !file.startsWith(QStringLiteral("h200")))

@@ -9,6 +9,7 @@
 #include "app/activities/markdownview.h"
 #include "app/activities/quizview.h"
 #include "app/activities/stepthroughview.h"
+#include "app/common/format.h"
 #include "app/common/theme.h"
 #include "app/course/coursenavigator.h"
 #include "app/course/moduleoverview.h"
@@ -326,13 +327,15 @@ private slots:
                      qPrintable(QStringLiteral("role %1 on %2: %3:1").arg(fg).arg(bg).arg(ratio, 0, 'f', 2)));
         }
         // Verdict words on the page and white on the verdict banners.
-        for (const char* verdict : {"pass", "fail", "fault", "compiled", "compile_error", "timeout", "error"}) {
-            const QString v = QLatin1String(verdict);
-            const double onBase = app::contrastRatio(app::verdictColor(v, palette), palette.color(R::Base));
-            const double onWindow = app::contrastRatio(app::verdictColor(v, palette), palette.color(R::Window));
+        using tkm::report::Verdict;
+        for (Verdict verdict : {Verdict::Pass, Verdict::Fail, Verdict::Fault, Verdict::Compiled, Verdict::CompileError,
+                                Verdict::Timeout, Verdict::Error}) {
+            const QString v = app::verdictWord(verdict);
+            const double onBase = app::contrastRatio(app::verdictColor(verdict, palette), palette.color(R::Base));
+            const double onWindow = app::contrastRatio(app::verdictColor(verdict, palette), palette.color(R::Window));
             QVERIFY2(std::min(onBase, onWindow) >= app::kMinTextContrast,
                      qPrintable(QStringLiteral("%1 text: %2:1").arg(v).arg(std::min(onBase, onWindow), 0, 'f', 2)));
-            const double banner = app::contrastRatio(Qt::white, app::verdictBannerColor(v));
+            const double banner = app::contrastRatio(Qt::white, app::verdictBannerColor(verdict));
             QVERIFY2(banner >= app::kMinTextContrast,
                      qPrintable(QStringLiteral("%1 banner: %2:1").arg(v).arg(banner, 0, 'f', 2)));
         }

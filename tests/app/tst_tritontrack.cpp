@@ -88,15 +88,16 @@ private:
     }
 
     // Runs the editor's text and waits for the report.
-    static QJsonObject runEditor(app::ExerciseView* view)
+    static tkm::report::RunReport runEditor(app::ExerciseView* view)
     {
         const int job = view->runKernel();
         if (job <= 0)
             return {};
-        const QJsonObject before = view->lastReport();
-        if (!QTest::qWaitFor([&] { return view->lastReport() != before; }, 60000))
+        auto asJson = [view] { return view->lastReport() ? nlohmann::json(*view->lastReport()) : nlohmann::json(); };
+        const nlohmann::json before = asJson();
+        if (!QTest::qWaitFor([&] { return view->lastReport() && asJson() != before; }, 60000))
             return {};
-        return view->lastReport();
+        return *view->lastReport();
     }
 
     void screenshot(const QString& name)
@@ -151,11 +152,10 @@ private slots:
         // A correct kernel passes on the interpreter, which is said once.
         const QString solution = exerciseFile(view, QStringLiteral("solution.py"));
         view->editor()->setText(solution);
-        QJsonObject report = runEditor(view);
-        QCOMPARE(report.value(QStringLiteral("language")).toString(), QStringLiteral("triton"));
-        QVERIFY2(report.value(QStringLiteral("verdict")).toString() == QLatin1String("pass"),
-                 qPrintable(report.value(QStringLiteral("summary")).toString()));
-        if (report.value(QStringLiteral("executor")).toString() == QLatin1String("cpu-interpreter"))
+        tkm::report::RunReport report = runEditor(view);
+        QCOMPARE(report.language, std::string("triton"));
+        QVERIFY2(report.verdict == tkm::report::Verdict::Pass, report.summary.c_str());
+        if (report.executor == "cpu-interpreter")
             QCOMPARE(view->verdictText().count(QStringLiteral("CPU interpreter")), 1);
         QVERIFY(view->editor()->errorLines().isEmpty());
 
@@ -167,8 +167,9 @@ private slots:
         view->editor()->setText(bad);
         view->editor()->setCursorPosition(0, 0);
         report = runEditor(view);
-        QCOMPARE(report.value(QStringLiteral("verdict")).toString(), QStringLiteral("fault"));
-        QCOMPARE(report.value(QStringLiteral("fault")).toObject().value(QStringLiteral("line")).toInt(), badLine);
+        QCOMPARE(report.verdict, tkm::report::Verdict::Fault);
+        QVERIFY(report.fault);
+        QCOMPARE(report.fault->line, badLine);
         QVERIFY2(view->editor()->errorLines().contains(badLine), qPrintable(view->verdictText()));
         int line = 0, index = 0;
         view->editor()->getCursorPosition(&line, &index);
@@ -270,8 +271,8 @@ private slots:
         QString bad = exerciseFile(view, QStringLiteral("solution.py"));
         bad.replace(QStringLiteral("tl.arange(0, BLOCK_SIZE)"), QStringLiteral("tl.arange(0, 1000)"));
         editor->setText(bad);
-        const QJsonObject report = runEditor(view);
-        QCOMPARE(report.value(QStringLiteral("verdict")).toString(), QStringLiteral("compile_error"));
+        const tkm::report::RunReport report = runEditor(view);
+        QCOMPARE(report.verdict, tkm::report::Verdict::CompileError);
         const int line = lineOf(bad, QStringLiteral("tl.arange(0, 1000)"));
         QVERIFY(editor->errorLines().contains(line));
         const int column = static_cast<int>(editor->text(line - 1).indexOf(QStringLiteral("1000"))) + 1;
@@ -302,8 +303,8 @@ private slots:
         QVERIFY(brace > 0);
         code.insert(brace + 1, QStringLiteral("\n    int a = 1\n    int b = 2;\n"));
         view->editor()->setText(code);
-        const QJsonObject report = runEditor(view);
-        QCOMPARE(report.value(QStringLiteral("verdict")).toString(), QStringLiteral("compile_error"));
+        const tkm::report::RunReport report = runEditor(view);
+        QCOMPARE(report.verdict, tkm::report::Verdict::CompileError);
         const int line = lineOf(code, QStringLiteral("int b = 2;"));
         QVERIFY2(
             view->editor()->annotationText(line).contains(QStringLiteral("the previous line may be missing a `;`")),
@@ -327,8 +328,8 @@ private slots:
         QString py = exerciseFile(view, QStringLiteral("solution.py"));
         py.replace(QStringLiteral("tl.arange(0, BLOCK_SIZE)"), QStringLiteral("tl.arange(0, 1000)"));
         view->editor()->setText(py);
-        const QJsonObject tritonReport = runEditor(view);
-        QCOMPARE(tritonReport.value(QStringLiteral("language")).toString(), QStringLiteral("triton"));
+        const tkm::report::RunReport tritonReport = runEditor(view);
+        QCOMPARE(tritonReport.language, std::string("triton"));
         const int pyLine = lineOf(py, QStringLiteral("tl.arange(0, 1000)"));
         QCOMPARE(view->editor()->errorLines(), QList<int>{pyLine});
 
@@ -340,8 +341,8 @@ private slots:
         const int brace = static_cast<int>(cu.indexOf(QLatin1Char('{')));
         cu.insert(brace + 1, QStringLiteral("\n    undefined_name = 1;\n"));
         view->editor()->setText(cu);
-        const QJsonObject cudaReport = runEditor(view);
-        QCOMPARE(cudaReport.value(QStringLiteral("verdict")).toString(), QStringLiteral("compile_error"));
+        const tkm::report::RunReport cudaReport = runEditor(view);
+        QCOMPARE(cudaReport.verdict, tkm::report::Verdict::CompileError);
         const int cuLine = lineOf(cu, QStringLiteral("undefined_name"));
         QCOMPARE(view->editor()->errorLines(), QList<int>{cuLine});
 

@@ -14,6 +14,8 @@
 #include <iterator>
 #include <memory>
 
+namespace report = tkm::report;
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -46,7 +48,7 @@ RunReport tune(const char* rel, std::vector<tkm::problem::MetaValues> configs,
     RunReport r = g_client->run(job).report;
     std::printf("--- %s%s\n%s  verdict %s: %s\n", rel, job.resetToZero ? " (reset_to_zero declared)" : "",
                 r.autotune ? tkm::report::formatAutotuneText(*r.autotune).c_str() : "(no autotune section)\n",
-                r.verdict.c_str(), r.summary.c_str());
+                std::string(report::verdictName(r.verdict)).c_str(), r.summary.c_str());
     return r;
 }
 
@@ -57,12 +59,12 @@ TEST(AutotuneGpu, RowSumSolutionPassesEveryConfigAndNamesAWinnerPerShape)
                               {{"BLOCK_SIZE", 512}, {"NUM_WARPS", 4}},
                               {{"BLOCK_SIZE", 2048}, {"NUM_WARPS", 8}},
                               {{"BLOCK_SIZE", 8192}, {"NUM_WARPS", 32}}});
-    EXPECT_EQ(r.verdict, "pass") << r.summary;
+    EXPECT_EQ(r.verdict, report::Verdict::Pass) << r.summary;
     ASSERT_TRUE(r.autotune);
     const auto& at = *r.autotune;
     ASSERT_EQ(at.configs.size(), 4u);
     for (const auto& c : at.configs)
-        EXPECT_EQ(c.verdict, "pass") << c.summary;
+        EXPECT_EQ(c.verdict, report::ConfigVerdict::Pass) << c.summary;
     EXPECT_EQ(at.launchesPerCheck, 3);
     ASSERT_EQ(at.samples.size(), 4u * at.shapes.size());
     for (const auto& s : at.samples) {
@@ -86,15 +88,15 @@ TEST(AutotuneGpu, HistogramTunedWithoutDeclaredResetFailsWithTheAccumulationDiag
 {
     const RunReport r = tune("05-autotuning/exercises/histogram-reset",
                              {{{"BLOCK_SIZE", 1024}, {"NUM_WARPS", 4}}, {{"BLOCK_SIZE", 8192}, {"NUM_WARPS", 8}}});
-    EXPECT_EQ(r.verdict, "fail") << r.summary;
+    EXPECT_EQ(r.verdict, report::Verdict::Fail) << r.summary;
     ASSERT_TRUE(r.autotune);
     for (const auto& c : r.autotune->configs)
-        EXPECT_EQ(c.verdict, "fail") << c.summary;
+        EXPECT_EQ(c.verdict, report::ConfigVerdict::Fail) << c.summary;
     EXPECT_TRUE(r.autotune->samples.empty());
     EXPECT_NE(r.autotune->note.find("no configuration passes"), std::string::npos) << r.autotune->note;
     ASSERT_FALSE(r.cases.empty());
     const auto& first = r.cases.front();
-    EXPECT_EQ(first.verdict, "fail");
+    EXPECT_EQ(first.verdict, report::CaseVerdict::Fail);
     EXPECT_EQ(first.accumulated, std::vector<std::string>{"hist"});
     EXPECT_FALSE(first.nondeterministic.value_or(false));
     EXPECT_NE(first.message.find("accumulated across the autotuner's repeated launches"), std::string::npos)
@@ -109,11 +111,11 @@ TEST(AutotuneGpu, HistogramTunedWithDeclaredResetPasses)
         tune("05-autotuning/exercises/histogram-reset",
              {{{"BLOCK_SIZE", 1024}, {"NUM_WARPS", 4}}, {{"BLOCK_SIZE", 8192}, {"NUM_WARPS", 8}}},
              std::vector<std::string>{"hist"});
-    EXPECT_EQ(r.verdict, "pass") << r.summary;
+    EXPECT_EQ(r.verdict, report::Verdict::Pass) << r.summary;
     ASSERT_TRUE(r.autotune);
     EXPECT_EQ(r.autotune->resetToZero, std::vector<std::string>{"hist"});
     for (const auto& c : r.autotune->configs)
-        EXPECT_EQ(c.verdict, "pass") << c.summary;
+        EXPECT_EQ(c.verdict, report::ConfigVerdict::Pass) << c.summary;
     EXPECT_EQ(r.autotune->winners.size(), r.autotune->shapes.size());
 }
 

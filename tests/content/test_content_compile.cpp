@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <set>
 
+namespace report = tkm::report;
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -79,7 +81,7 @@ TEST_F(ContentCompile, EverySourceOfEveryExerciseCompiles)
         EXPECT_EQ(compileLearnerSource(*spec, spec->starter), "");
         EXPECT_EQ(compileLearnerSource(*spec, spec->solution), "");
         for (const auto& bug : spec->bugs) {
-            EXPECT_EQ(compileLearnerSource(*spec, bug.file, bug.expect.verdict == "compile_error"), "");
+            EXPECT_EQ(compileLearnerSource(*spec, bug.file, bug.expect.verdict == report::Verdict::CompileError), "");
         }
 
         auto reference = tkm::compile::referenceRequest(*spec);

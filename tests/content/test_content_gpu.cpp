@@ -18,6 +18,8 @@
 #include <optional>
 #include <memory>
 
+namespace report = tkm::report;
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -57,7 +59,7 @@ void record(const std::string& exercise, const std::string& source, const std::s
 {
     char line[512];
     std::snprintf(line, sizeof line, "%-42s %-30s %-22s %-14s %s", exercise.c_str(), source.c_str(), expected.c_str(),
-                  report.verdict.c_str(), problem.empty() ? "ok" : "MISMATCH");
+                  std::string(report::verdictName(report.verdict)).c_str(), problem.empty() ? "ok" : "MISMATCH");
     g_table.emplace_back(line);
 }
 
@@ -74,8 +76,8 @@ TEST(ContentGpu, SolutionsPassBugsGetTheirDiagnosisStartersDoNotCrash)
             continue;
         }
         const RunReport solution = runSource(folder, *spec, spec->solution);
-        const std::string solutionProblem = solution.verdict == "pass" ? "" : solution.summary;
-        EXPECT_EQ(solution.verdict, "pass") << name << ": the solution " << spec->solution << ": " << solution.summary;
+        const std::string solutionProblem = solution.verdict == report::Verdict::Pass ? "" : solution.summary;
+        EXPECT_EQ(solution.verdict, report::Verdict::Pass) << name << ": the solution " << spec->solution << ": " << solution.summary;
         record(name, spec->solution, "pass", solution, solutionProblem);
 
         for (std::size_t i = 0; i < spec->bugs.size(); ++i) {
@@ -83,7 +85,7 @@ TEST(ContentGpu, SolutionsPassBugsGetTheirDiagnosisStartersDoNotCrash)
             const RunReport report = runSource(folder, *spec, bug.file, bug.resetToZero);
             const std::string problem = tkm::packs::expectationMismatch(bug.expect, report);
             EXPECT_EQ(problem, "") << name << ": bug " << bug.file << " (" << bug.title << ")";
-            std::string expected = bug.expect.verdict;
+            std::string expected(report::verdictName(bug.expect.verdict));
             if (!bug.expect.fault.empty()) {
                 expected += "/" + bug.expect.fault;
             } else if (!bug.expect.reason.empty()) {
@@ -93,7 +95,7 @@ TEST(ContentGpu, SolutionsPassBugsGetTheirDiagnosisStartersDoNotCrash)
         }
 
         const RunReport starter = runSource(folder, *spec, spec->starter);
-        const bool starterOk = starter.verdict == "fail" || starter.verdict == "fault";
+        const bool starterOk = starter.verdict == report::Verdict::Fail || starter.verdict == report::Verdict::Fault;
         EXPECT_TRUE(starterOk) << name << ": the starter should compile and fail (unfinished), got " << starter.verdict
                                << ": " << starter.summary;
         record(name, spec->starter, "fail|fault", starter, starterOk ? "" : starter.summary);

@@ -20,6 +20,8 @@
 #include <memory>
 #include <optional>
 
+namespace report = tkm::report;
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -67,7 +69,7 @@ void record(const std::string& exercise, const std::string& source, const std::s
 {
     char line[512];
     std::snprintf(line, sizeof line, "%-40s %-28s %-22s %-14s %s", exercise.c_str(), source.c_str(), expected.c_str(),
-                  gpu.verdict.c_str(), problem.empty() ? "ok" : "MISMATCH");
+                  std::string(report::verdictName(gpu.verdict)).c_str(), problem.empty() ? "ok" : "MISMATCH");
     g_table.emplace_back(line);
 }
 
@@ -89,16 +91,16 @@ TEST(ContentTritonGpu, SolutionsPassBugsGetTheirDiagnosis)
         }
         const auto& track = *spec->triton;
         const RunReport sol = runFile(folder, *spec, track.solution, Device::Gpu);
-        EXPECT_EQ(sol.verdict, "pass") << name << ": " << track.solution << ": " << sol.summary;
+        EXPECT_EQ(sol.verdict, report::Verdict::Pass) << name << ": " << track.solution << ": " << sol.summary;
         EXPECT_EQ(sol.executor, "gpu") << name;
         EXPECT_TRUE(sol.compile && !sol.compile->generatedSource.empty()) << name;
-        record(name, track.solution, "pass", sol, sol.verdict == "pass" ? "" : sol.summary);
+        record(name, track.solution, "pass", sol, sol.verdict == report::Verdict::Pass ? "" : sol.summary);
         ++rows;
         for (const auto& bug : track.bugs) {
             const RunReport gpu = runFile(folder, *spec, bug.file, Device::Gpu, bug.resetToZero);
             const std::string problem = tkm::packs::expectationMismatch(bug.expect, gpu);
             EXPECT_EQ(problem, "") << name << ": bug " << bug.file << " on the GPU: " << gpu.summary;
-            std::string expected = bug.expect.verdict;
+            std::string expected(report::verdictName(bug.expect.verdict));
             if (!bug.expect.fault.empty()) {
                 expected += "/" + bug.expect.fault;
             } else if (!bug.expect.reason.empty()) {
@@ -109,7 +111,7 @@ TEST(ContentTritonGpu, SolutionsPassBugsGetTheirDiagnosis)
         }
         const RunReport starter = runFile(folder, *spec, track.starter, Device::Gpu);
         const bool starterOk =
-            starter.verdict == "fail" || starter.verdict == "fault" || starter.verdict == "compile_error";
+            starter.verdict == report::Verdict::Fail || starter.verdict == report::Verdict::Fault || starter.verdict == report::Verdict::CompileError;
         EXPECT_TRUE(starterOk) << name << ": starter " << starter.verdict << ": " << starter.summary;
     }
     EXPECT_GE(rows, 30);
@@ -128,7 +130,7 @@ TEST(ContentTritonGpu, MissingMaskNamesBufferDirectionLineProgramAndLane)
                             "    y = tl.load(y_ptr + offsets)\n"
                             "    tl.store(out_ptr + offsets, x + y)\n";
     const RunReport r = runText(vectorAdd(), src, "add.py", Device::Gpu);
-    ASSERT_EQ(r.verdict, "fault") << r.summary;
+    ASSERT_EQ(r.verdict, report::Verdict::Fault) << r.summary;
     EXPECT_EQ(r.executor, "gpu");
     ASSERT_TRUE(r.fault);
     EXPECT_EQ(r.fault->kind, "read-past-end") << r.fault->message;
@@ -155,7 +157,7 @@ TEST(ContentTritonGpu, DevicePrintIsCapturedBounded)
                             "    tl.device_print(\"x\", x)\n"
                             "    tl.store(out_ptr + offsets, x + tl.load(y_ptr + offsets, mask=mask), mask=mask)\n";
     const RunReport r = runText(vectorAdd(), src, "printing.py", Device::Gpu, std::nullopt, true);
-    EXPECT_EQ(r.verdict, "pass") << r.summary;
+    EXPECT_EQ(r.verdict, report::Verdict::Pass) << r.summary;
     ASSERT_FALSE(r.printed.empty()) << r.summary;
     EXPECT_LE(r.printed.size(), 200U);
     EXPECT_NE(r.printed.front().find("x"), std::string::npos) << r.printed.front();
@@ -176,7 +178,7 @@ TEST(ContentTritonGpu, CudaPrintfFromEveryThreadIsCapturedNotATimeout)
                             "    }\n"
                             "}\n";
     const RunReport r = runText(vectorAdd(), src, "printing.cu", Device::Gpu, std::nullopt, true);
-    EXPECT_EQ(r.verdict, "pass") << r.summary;
+    EXPECT_EQ(r.verdict, report::Verdict::Pass) << r.summary;
     ASSERT_FALSE(r.printed.empty()) << r.summary;
     EXPECT_NE(r.printed.front().find("thread "), std::string::npos) << r.printed.front();
     EXPECT_GT(r.printedDropped, 0);
@@ -191,7 +193,7 @@ TEST(ContentTritonGpu, VectorAddIsTimedOnTheGpu)
     std::ifstream in(spec->path(spec->triton->solution));
     std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const RunReport r = runText(vectorAdd(), source, "solution.py", Device::Gpu, std::nullopt, true);
-    ASSERT_EQ(r.verdict, "pass") << r.summary;
+    ASSERT_EQ(r.verdict, report::Verdict::Pass) << r.summary;
     ASSERT_TRUE(r.timing.has_value()) << r.summary;
     EXPECT_GT(r.timing->medianMs, 0);
     std::printf("[vector add, Triton on the GPU] median %.4f ms, %.0f GB/s\n", r.timing->medianMs,

@@ -32,7 +32,7 @@ TEST(Report, DocumentedExampleRoundTripsExactly)
     const json doc = documentedExample();
     const auto r = doc.get<report::RunReport>();
     EXPECT_EQ(r.schema, "tkm-run-report/1");
-    EXPECT_EQ(r.verdict, "pass");
+    EXPECT_EQ(r.verdict, report::Verdict::Pass);
     ASSERT_TRUE(r.compile.has_value());
     EXPECT_EQ(r.compile->diagnostics.at(0).column, 5);
     ASSERT_TRUE(r.compile->resources.has_value());
@@ -56,7 +56,7 @@ TEST(Report, AbsentStagesStayAbsent)
     report::RunReport r;
     r.engineVersion = "0.1.0";
     r.created = report::utcNow();
-    r.verdict = "compile_error";
+    r.verdict = report::Verdict::CompileError;
     report::CompileInfo c;
     c.arch = "sm_90";
     c.diagnostics.push_back({"kernel.cu", 3, 7, "error", "identifier \"msk\" is undefined"});
@@ -93,6 +93,43 @@ TEST(Report, RejectsOtherDocuments)
     EXPECT_THROW(json::parse(R"json({"schema": "something/1", "verdict": "pass"})json").get<report::RunReport>(),
                  json::exception);
     EXPECT_THROW(json::parse(R"json({"schema": "tkm-run-report/1"})json").get<report::RunReport>(), json::exception);
+}
+
+TEST(Report, VerdictsKeepTheirWireNames)
+{
+    // docs/run-report.md, "verdict": the enum's names are exactly the schema's strings, both ways.
+    using report::Verdict;
+    const std::vector<std::pair<Verdict, std::string>> table = {
+        {Verdict::Pass, "pass"},         {Verdict::Fail, "fail"},
+        {Verdict::Fault, "fault"},       {Verdict::Timeout, "timeout"},
+        {Verdict::CompileError, "compile_error"}, {Verdict::Compiled, "compiled"},
+        {Verdict::Error, "error"}};
+    for (const auto& [v, name] : table) {
+        EXPECT_EQ(report::verdictName(v), name);
+        EXPECT_EQ(report::verdictFromName(name), v);
+        EXPECT_EQ(json(v), json(name));
+        EXPECT_EQ(report::toRunVerdict(report::toConfigVerdict(v)), v);
+    }
+    EXPECT_EQ(report::verdictName(report::CaseVerdict::Skipped), "skipped");
+    EXPECT_EQ(report::configVerdictFromName("skipped"), report::ConfigVerdict::Skipped);
+    EXPECT_EQ(report::toRunVerdict(report::ConfigVerdict::Skipped), std::nullopt);
+    EXPECT_EQ(report::verdictFromName("skipped"), std::nullopt);
+    EXPECT_EQ(report::caseVerdictFromName("timeout"), std::nullopt);
+}
+
+TEST(Report, UnknownVerdictIsAParseError)
+{
+    json j = report::RunReport{.verdict = report::Verdict::Fail};
+    j["verdict"] = "crashed";
+    try {
+        (void)j.get<report::RunReport>();
+        FAIL() << "an unknown verdict must not parse";
+    } catch (const json::exception& e) {
+        EXPECT_NE(std::string(e.what()).find("unknown verdict \"crashed\""), std::string::npos) << e.what();
+    }
+    json c = report::CaseInfo{.name = "n = 1", .verdict = report::CaseVerdict::Pass};
+    c["verdict"] = "compile_error";
+    EXPECT_THROW((void)c.get<report::CaseInfo>(), json::exception);
 }
 
 TEST(Report, BuiltFromEngineResults)

@@ -48,7 +48,7 @@ TEST(Spec, ParsesTheVectorAddExercise)
     EXPECT_EQ(spec->tolerance.at(engine::DType::F32).atol, 1e-6);
     EXPECT_EQ(spec->idealBytes, "3 * n * 4");
     ASSERT_EQ(spec->bugs.size(), 2u);
-    EXPECT_EQ(spec->bugs[0].expect.verdict, "fault");
+    EXPECT_EQ(spec->bugs[0].expect.verdict, report::Verdict::Fault);
     EXPECT_EQ(spec->bugs[0].expect.fault, "read-past-end");
     EXPECT_EQ(spec->bugs[0].expect.buffer, "x");
     EXPECT_EQ(spec->bugs[1].expect.reason, "unwritten");

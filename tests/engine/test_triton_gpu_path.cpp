@@ -17,6 +17,8 @@
 #include <iterator>
 #include <sstream>
 
+namespace report = tkm::report;
+
 namespace {
 
 using tkm::report::RunReport;
@@ -54,7 +56,7 @@ TEST(TritonGpuPath, CompileOnlyGivesTheGeneratedSourceAndItsLineMap)
 {
     const std::string src = readFile(tkm::test::vectorAddDir() / "solution.py");
     const RunReport r = runTriton(src, "solution.py", Device::Gpu, tkm::runner::Mode::CompileOnly);
-    ASSERT_EQ(r.verdict, "compiled") << r.summary;
+    ASSERT_EQ(r.verdict, report::Verdict::Compiled) << r.summary;
     EXPECT_EQ(r.language, "triton");
     ASSERT_TRUE(r.compile);
     EXPECT_TRUE(r.compile->ok);
@@ -172,7 +174,7 @@ TEST(TritonGpuPath, CheckerErrorsStayTritonCompileErrors)
                             "    offsets = tl.arange(0, 1000)\n"
                             "    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets))\n";
     const RunReport r = runTriton(src, "bad.py", Device::Gpu, tkm::runner::Mode::Run);
-    EXPECT_EQ(r.verdict, "compile_error") << r.summary;
+    EXPECT_EQ(r.verdict, report::Verdict::CompileError) << r.summary;
     EXPECT_NE(r.summary.find("bad.py:6:"), std::string::npos) << r.summary;
     ASSERT_TRUE(r.compile);
     EXPECT_TRUE(r.compile->generatedSource.empty());
@@ -194,7 +196,7 @@ TEST(TritonGpuPath, GeneratedCodeThatDoesNotCompileIsAnInternalErrorOnTheTritonL
                             "        acc += x * i\n"
                             "    tl.store(out_ptr + o, acc, mask=o < n)\n";
     const RunReport r = runTriton(src, "unroll.py", Device::Gpu, tkm::runner::Mode::Run);
-    ASSERT_EQ(r.verdict, "error") << r.summary;
+    ASSERT_EQ(r.verdict, report::Verdict::Error) << r.summary;
     ASSERT_TRUE(r.error);
     EXPECT_EQ(r.error->kind, "internal");
     EXPECT_NE(r.summary.find("unroll.py:10"), std::string::npos) << r.summary;
@@ -214,7 +216,7 @@ TEST(TritonGpuPath, CpuDeviceStillRunsTheInterpreter)
 {
     const std::string src = readFile(tkm::test::vectorAddDir() / "solution.py");
     const RunReport r = runTriton(src, "solution.py", Device::Cpu, tkm::runner::Mode::Run);
-    EXPECT_EQ(r.verdict, "pass") << r.summary;
+    EXPECT_EQ(r.verdict, report::Verdict::Pass) << r.summary;
     EXPECT_EQ(r.executor, "cpu-interpreter");
 }
 

@@ -100,7 +100,7 @@ TEST(TuningRunner, FewerConfigsThanMinConfigsSaysHowManyAreNeeded)
     job.source = "irrelevant: the count is checked first";
     job.configs = {{{"BLOCK_SIZE", 256}}, {{"BLOCK_SIZE", 1024}}};
     const report::RunReport r = runner.run(job);
-    EXPECT_EQ(r.verdict, "error");
+    EXPECT_EQ(r.verdict, report::Verdict::Error);
     ASSERT_TRUE(r.error);
     EXPECT_EQ(r.error->kind, "bad-input");
     EXPECT_NE(r.summary.find("needs at least 3 configurations to autotune; 2 were given. Add 1 more"),
@@ -116,13 +116,13 @@ TEST(TuningRunner, ConfigsOnAnExerciseWithoutAutotuneAndUnknownMetaAreErrors)
     job.source = "";
     job.configs = {{{"BLOCK_SIZE", 256}}};
     report::RunReport r = runner.run(job);
-    EXPECT_EQ(r.verdict, "error");
+    EXPECT_EQ(r.verdict, report::Verdict::Error);
     EXPECT_NE(r.summary.find("has no autotune block"), std::string::npos) << r.summary;
 
     job.exercise = exercise(kRowSum);
     job.configs = {{{"BLOCK_SIZE", 256}}, {{"BLOCK_SIZE", 1024}}, {{"BLOCK", 64}}};
     r = runner.run(job);
-    EXPECT_EQ(r.verdict, "error");
+    EXPECT_EQ(r.verdict, report::Verdict::Error);
     EXPECT_NE(r.summary.find("Configuration 3 (BLOCK=64)"), std::string::npos) << r.summary;
 }
 
@@ -135,7 +135,7 @@ TEST(TuningRunner, ResetToZeroMustNameAnOutput)
     job.configs = {{{"BLOCK_SIZE", 256}}, {{"BLOCK_SIZE", 1024}}};
     job.resetToZero = std::vector<std::string>{"x"};
     const report::RunReport r = runner.run(job);
-    EXPECT_EQ(r.verdict, "error");
+    EXPECT_EQ(r.verdict, report::Verdict::Error);
     EXPECT_NE(r.summary.find("reset_to_zero names `x`, which is not an output buffer of `histogram` (its outputs: "
                              "hist)"),
               std::string::npos)
@@ -200,11 +200,11 @@ TEST(TuningRunner, WithoutAGpuEveryConfigurationIsCompiled)
                    {{"BLOCK_SIZE", 1024}, {"NUM_WARPS", 4}},
                    {{"BLOCK_SIZE", 4096}, {"NUM_WARPS", 16}}};
     const report::RunReport r = runner.run(job);
-    EXPECT_EQ(r.verdict, "compiled") << r.summary;
+    EXPECT_EQ(r.verdict, report::Verdict::Compiled) << r.summary;
     ASSERT_TRUE(r.autotune);
     ASSERT_EQ(r.autotune->configs.size(), 3u);
     for (const auto& c : r.autotune->configs)
-        EXPECT_EQ(c.verdict, "compiled");
+        EXPECT_EQ(c.verdict, report::ConfigVerdict::Compiled);
     EXPECT_EQ(r.autotune->configs[2].meta.at("NUM_WARPS"), 16);
     EXPECT_NE(r.autotune->note.find("no GPU"), std::string::npos);
     EXPECT_TRUE(r.autotune->samples.empty());
@@ -240,8 +240,11 @@ TEST(TuningReport, AutotuneSectionFromASyntheticResult)
     info.shapes = {{{"M", 262144}, {"N", 128}}, {{"M", 256}, {"N", 131072}}};
     info.launchesPerCheck = 3;
     // Configuration 1 of 4 failed the cases and was not timed: the timed ones are 0, 2, 3.
-    info.configs = {{timed[0], "pass", ""}, {{{"BLOCK_SIZE", 64}, {"NUM_WARPS", 32}}, "fail", "wrong"},
-                    {timed[1], "pass", ""}, {timed[2], "pass", ""}};
+    using report::ConfigVerdict;
+    info.configs = {{timed[0], ConfigVerdict::Pass, ""},
+                    {{{"BLOCK_SIZE", 64}, {"NUM_WARPS", 32}}, ConfigVerdict::Fail, "wrong"},
+                    {timed[1], ConfigVerdict::Pass, ""},
+                    {timed[2], ConfigVerdict::Pass, ""}};
     measure::fillAutotuneReport(result, timed, {0, 2, 3}, info);
     ASSERT_EQ(info.samples.size(), 6u);
     EXPECT_EQ(info.samples[2].config, 2);
@@ -257,7 +260,7 @@ TEST(TuningReport, AutotuneSectionFromASyntheticResult)
     EXPECT_EQ(info.winnerForShape(1), 2);
 
     report::RunReport r;
-    r.verdict = "fail";
+    r.verdict = report::Verdict::Fail;
     r.autotune = info;
     const json j = r;
     EXPECT_EQ(j["schema"], "tkm-run-report/1");

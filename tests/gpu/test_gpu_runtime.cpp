@@ -17,6 +17,8 @@
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
+namespace report = tkm::report;
+
 namespace {
 
 fs::path exerciseDir()
@@ -70,7 +72,7 @@ tkm::worker::JobResult runFile(const fs::path& file, std::chrono::milliseconds d
 const tkm::report::CaseInfo* firstFailing(const tkm::report::RunReport& r)
 {
     for (const auto& c : r.cases) {
-        if (c.verdict == "fail") {
+        if (c.verdict == report::CaseVerdict::Fail) {
             return &c;
         }
     }
@@ -82,10 +84,10 @@ const tkm::report::CaseInfo* firstFailing(const tkm::report::RunReport& r)
 TEST(GpuVectorAdd, SolutionPassesEveryCase)
 {
     const auto r = runFile(exerciseDir() / "solution.cu");
-    ASSERT_EQ(r.report.verdict, "pass") << r.json.dump(2);
+    ASSERT_EQ(r.report.verdict, report::Verdict::Pass) << r.json.dump(2);
     ASSERT_EQ(r.report.cases.size(), 7u);
     for (const auto& c : r.report.cases) {
-        EXPECT_EQ(c.verdict, "pass") << c.name << ": " << c.message;
+        EXPECT_EQ(c.verdict, report::CaseVerdict::Pass) << c.name << ": " << c.message;
         EXPECT_FALSE(c.nondeterministic.value_or(false)) << c.name;
         std::cout << "[figure]   case " << c.name << ": " << c.verdict << "\n";
     }
@@ -100,16 +102,16 @@ TEST(GpuVectorAdd, SolutionPassesEveryCase)
 TEST(GpuVectorAdd, NoMaskIsAReadPastTheEndOfX)
 {
     const auto r = runFile(exerciseDir() / "bugs/no-mask.cu");
-    ASSERT_EQ(r.report.verdict, "fault") << r.json.dump(2);
+    ASSERT_EQ(r.report.verdict, report::Verdict::Fault) << r.json.dump(2);
     ASSERT_TRUE(r.report.fault.has_value());
     EXPECT_EQ(r.report.fault->kind, "read-past-end") << r.report.fault->message;
     EXPECT_EQ(r.report.fault->buffer, "x");
     EXPECT_NE(r.report.fault->message.find("past the end of `x`"), std::string::npos) << r.report.fault->message;
     EXPECT_EQ(r.report.fault->cudaError, "CUDA_ERROR_ILLEGAL_ADDRESS");
     ASSERT_FALSE(r.report.cases.empty());
-    EXPECT_EQ(r.report.cases.front().verdict, "fault");
+    EXPECT_EQ(r.report.cases.front().verdict, report::CaseVerdict::Fault);
     for (size_t i = 1; i < r.report.cases.size(); ++i) {
-        EXPECT_EQ(r.report.cases[i].verdict, "skipped");
+        EXPECT_EQ(r.report.cases[i].verdict, report::CaseVerdict::Skipped);
     }
     EXPECT_TRUE(r.workerReplaced) << "the worker exits after a sticky error";
 }
@@ -117,7 +119,7 @@ TEST(GpuVectorAdd, NoMaskIsAReadPastTheEndOfX)
 TEST(GpuVectorAdd, UnmaskedStoreIsAWritePastTheEndOfOut)
 {
     const auto r = runFile(fixture("write-past-end.cu"));
-    ASSERT_EQ(r.report.verdict, "fault") << r.json.dump(2);
+    ASSERT_EQ(r.report.verdict, report::Verdict::Fault) << r.json.dump(2);
     EXPECT_EQ(r.report.fault->kind, "write-past-end") << r.report.fault->message;
     EXPECT_EQ(r.report.fault->buffer, "out");
 }
@@ -125,7 +127,7 @@ TEST(GpuVectorAdd, UnmaskedStoreIsAWritePastTheEndOfOut)
 TEST(GpuVectorAdd, ShiftedLoadIsAReadBeforeTheStartOfX)
 {
     const auto r = runFile(fixture("read-before-start.cu"));
-    ASSERT_EQ(r.report.verdict, "fault") << r.json.dump(2);
+    ASSERT_EQ(r.report.verdict, report::Verdict::Fault) << r.json.dump(2);
     EXPECT_EQ(r.report.fault->kind, "read-before-start") << r.report.fault->message;
     EXPECT_EQ(r.report.fault->buffer, "x");
 }
@@ -133,7 +135,7 @@ TEST(GpuVectorAdd, ShiftedLoadIsAReadBeforeTheStartOfX)
 TEST(GpuVectorAdd, EarlyStoreIsAWriteBeforeTheStartOfOut)
 {
     const auto r = runFile(fixture("write-before-start.cu"));
-    ASSERT_EQ(r.report.verdict, "fault") << r.json.dump(2);
+    ASSERT_EQ(r.report.verdict, report::Verdict::Fault) << r.json.dump(2);
     EXPECT_EQ(r.report.fault->kind, "write-before-start") << r.report.fault->message;
     EXPECT_EQ(r.report.fault->buffer, "out");
 }
@@ -143,17 +145,17 @@ TEST(GpuVectorAdd, EndlessLoopIsStoppedAndTheNextJobSucceeds)
     const auto t0 = std::chrono::steady_clock::now();
     const auto r = runFile(fixture("endless-loop.cu"), 4s);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    EXPECT_EQ(r.report.verdict, "timeout") << r.json.dump(2);
+    EXPECT_EQ(r.report.verdict, report::Verdict::Timeout) << r.json.dump(2);
     EXPECT_EQ(r.report.summary.rfind("the kernel did not finish in 4 s — endless loop?", 0), 0u) << r.report.summary;
     EXPECT_LT(s, 8.0);
     const auto next = runFile(exerciseDir() / "solution.cu");
-    EXPECT_EQ(next.report.verdict, "pass") << next.json.dump(2);
+    EXPECT_EQ(next.report.verdict, report::Verdict::Pass) << next.json.dump(2);
 }
 
 TEST(GpuVectorAdd, AccumulatingIntoTheOutputFails)
 {
     const auto r = runFile(fixture("accumulate.cu"));
-    ASSERT_EQ(r.report.verdict, "fail") << r.json.dump(2);
+    ASSERT_EQ(r.report.verdict, report::Verdict::Fail) << r.json.dump(2);
     const auto* c = firstFailing(r.report);
     ASSERT_NE(c, nullptr);
     ASSERT_FALSE(c->outputs.empty());
@@ -164,7 +166,7 @@ TEST(GpuVectorAdd, AccumulatingIntoTheOutputFails)
 TEST(GpuVectorAdd, OneThreadPerElementLeavesUnwrittenOutputs)
 {
     const auto r = runFile(exerciseDir() / "bugs/one-thread-per-element.cu");
-    ASSERT_EQ(r.report.verdict, "fail") << r.json.dump(2);
+    ASSERT_EQ(r.report.verdict, report::Verdict::Fail) << r.json.dump(2);
     const auto* c = firstFailing(r.report);
     ASSERT_NE(c, nullptr);
     ASSERT_FALSE(c->outputs.empty());
@@ -177,14 +179,14 @@ TEST(GpuVectorAdd, OneThreadPerElementLeavesUnwrittenOutputs)
 TEST(GpuRuntime, LegalFloat4OnARaggedSizePasses)
 {
     const auto r = runFile(fixture("float4-ragged.cu"));
-    EXPECT_EQ(r.report.verdict, "pass") << r.report.summary;
+    EXPECT_EQ(r.report.verdict, report::Verdict::Pass) << r.report.summary;
 }
 
 // Issue 14, item 2: a trap and a stack overflow get their own kind; no buffer is blamed.
 TEST(GpuRuntime, TrapIsNotBlamedOnABuffer)
 {
     const auto r = runFile(fixture("trap.cu"), 60s);
-    ASSERT_EQ(r.report.verdict, "fault") << r.report.summary;
+    ASSERT_EQ(r.report.verdict, report::Verdict::Fault) << r.report.summary;
     ASSERT_TRUE(r.report.fault.has_value());
     std::cout << "[figure] trap: kind " << r.report.fault->kind << " (" << r.report.fault->cudaError << "): "
               << r.report.fault->message << "\n";
@@ -242,7 +244,7 @@ TEST(GpuRuntime, DeepRecursionIsNotBlamedOnABuffer)
                                        r.report.fault->message
                                  : r.report.summary)
               << "\n";
-    ASSERT_EQ(r.report.verdict, "fault") << r.report.summary;
+    ASSERT_EQ(r.report.verdict, report::Verdict::Fault) << r.report.summary;
     EXPECT_EQ(r.report.fault->buffer, "");
     EXPECT_EQ(r.report.fault->kind.find("-end"), std::string::npos);
     EXPECT_EQ(r.report.fault->kind.find("-start"), std::string::npos);

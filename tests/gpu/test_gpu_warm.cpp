@@ -22,6 +22,8 @@
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
+namespace report = tkm::report;
+
 namespace {
 
 fs::path exerciseDir()
@@ -85,14 +87,14 @@ TEST(GpuWarm, WarmRequestPreparesTheWorker)
     auto warm = client.warm(exerciseDir());
     ASSERT_TRUE(warm.ok()) << warm.error().message;
     printStages("warm-up", *warm);
-    EXPECT_EQ(warm->verdict, "pass") << warm->summary;
+    EXPECT_EQ(warm->verdict, report::Verdict::Pass) << warm->summary;
     EXPECT_TRUE(warm->stagesMs.count("measurer")) << warm->summary;
     EXPECT_TRUE(warm->stagesMs.count("perf_case")) << warm->summary;
     auto job = jobFor(readFile(exerciseDir() / "solution.cu"), "solution.cu");
     job.measure = true;
     const auto r = client.run(job);
     printStages("first job after the warm-up", r.report);
-    ASSERT_EQ(r.report.verdict, "pass") << r.report.summary;
+    ASSERT_EQ(r.report.verdict, report::Verdict::Pass) << r.report.summary;
     EXPECT_EQ(r.report.stagesMs.count("context"), 0u) << "the warm-up created the context";
     ASSERT_TRUE(r.report.timing.has_value());
 }
@@ -107,8 +109,8 @@ TEST(GpuWarm, SecondJobReusesInputsReferenceAndBuffers)
     const auto second = client.run(noMeasure);
     printStages("first job", first.report);
     printStages("second job", second.report);
-    ASSERT_EQ(first.report.verdict, "pass") << first.report.summary;
-    ASSERT_EQ(second.report.verdict, "pass") << second.report.summary;
+    ASSERT_EQ(first.report.verdict, report::Verdict::Pass) << first.report.summary;
+    ASSERT_EQ(second.report.verdict, report::Verdict::Pass) << second.report.summary;
     ASSERT_EQ(first.report.cases.size(), second.report.cases.size());
     for (size_t k = 0; k < first.report.cases.size(); ++k) {
         EXPECT_EQ(first.report.cases[k].verdict, second.report.cases[k].verdict);
@@ -121,7 +123,7 @@ TEST(GpuWarm, SecondJobReusesInputsReferenceAndBuffers)
     EXPECT_LT(s2.at("cases_reference"), std::max(1.0, 0.2 * s1.at("cases_reference")));
     // A bug variant on the same worker still fails: the cache holds the reference, not the learner's outputs.
     const auto bug = client.run(jobFor(readFile(exerciseDir() / "bugs/one-thread-per-element.cu"), "bug.cu"));
-    EXPECT_EQ(bug.report.verdict, "fail") << bug.report.summary;
+    EXPECT_EQ(bug.report.verdict, report::Verdict::Fail) << bug.report.summary;
 }
 
 TEST(GpuDeepCheck, APlantedSharedMemoryRaceThatPassesIsFoundWithItsLines)
@@ -134,7 +136,7 @@ TEST(GpuDeepCheck, APlantedSharedMemoryRaceThatPassesIsFoundWithItsLines)
     job.deepCheck = true;
     const auto r = client.run(job);
     printStages("planted race", r.report);
-    ASSERT_EQ(r.report.verdict, "pass") << "the race must pass the value checks: " << r.report.summary;
+    ASSERT_EQ(r.report.verdict, report::Verdict::Pass) << "the race must pass the value checks: " << r.report.summary;
     ASSERT_TRUE(r.report.deepCheck.has_value());
     const auto& d = *r.report.deepCheck;
     std::cout << "[figure]   deep check: " << d.summary << "\n";
@@ -157,7 +159,7 @@ TEST(GpuDeepCheck, TheSolutionIsClean)
     job.measure = false;
     job.deepCheck = true;
     const auto r = client.run(job);
-    ASSERT_EQ(r.report.verdict, "pass") << r.report.summary;
+    ASSERT_EQ(r.report.verdict, report::Verdict::Pass) << r.report.summary;
     ASSERT_TRUE(r.report.deepCheck.has_value());
     std::cout << "[figure]   solution deep check: " << r.report.deepCheck->summary << "\n";
     EXPECT_TRUE(r.report.deepCheck->available) << r.report.deepCheck->unavailableReason;
@@ -173,7 +175,7 @@ TEST(GpuDeepCheck, AMissingMaskIsNamedByMemcheckOnItsLine)
     job.measure = false;
     job.deepCheck = true;
     const auto r = client.run(job);
-    ASSERT_EQ(r.report.verdict, "fault") << r.report.summary;
+    ASSERT_EQ(r.report.verdict, report::Verdict::Fault) << r.report.summary;
     ASSERT_TRUE(r.report.deepCheck.has_value());
     std::cout << "[figure]   no-mask deep check: " << r.report.deepCheck->summary << "\n";
     bool memcheck = false;

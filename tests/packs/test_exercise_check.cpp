@@ -327,20 +327,20 @@ TEST(ExerciseCheck, ASpecErrorKeepsItsPointerAndACompileErrorItsLine)
 
 TEST(ExerciseCheck, ExpectedAndGotReadAlikeAndMismatchesSayWhy)
 {
-    problem::BugExpect fault{.verdict = "fault", .fault = "read-past-end", .buffer = "x"};
+    problem::BugExpect fault{.verdict = report::Verdict::Fault, .fault = "read-past-end", .buffer = "x"};
     report::RunReport rep;
-    rep.verdict = "fault";
+    rep.verdict = report::Verdict::Fault;
     rep.fault = report::FaultInfo{.kind = "read-past-end", .buffer = "x"};
     EXPECT_EQ(packs::describeReport(rep), packs::describeExpect(fault));
     EXPECT_EQ(packs::expectationMismatch(fault, rep), "");
     rep.fault->buffer = "y";
     EXPECT_EQ(packs::expectationMismatch(fault, rep), "fault in buffer y, expected x");
 
-    problem::BugExpect fail{.verdict = "fail", .caseName = "n = 3", .reason = "unwritten"};
+    problem::BugExpect fail{.verdict = report::Verdict::Fail, .caseName = "n = 3", .reason = "unwritten"};
     report::RunReport failed;
-    failed.verdict = "fail";
-    report::CaseInfo pass{.name = "n = 1", .verdict = "pass"};
-    report::CaseInfo c{.name = "n = 3", .verdict = "fail"};
+    failed.verdict = report::Verdict::Fail;
+    report::CaseInfo pass{.name = "n = 1", .verdict = report::CaseVerdict::Pass};
+    report::CaseInfo c{.name = "n = 3", .verdict = report::CaseVerdict::Fail};
     c.outputs.push_back(report::OutputInfo{.buffer = "out", .mismatches = 2, .unwritten = 1});
     failed.cases = {pass, c};
     EXPECT_EQ(packs::describeReport(failed), "fail (unwritten) in case \"n = 3\"");
@@ -349,7 +349,7 @@ TEST(ExerciseCheck, ExpectedAndGotReadAlikeAndMismatchesSayWhy)
     EXPECT_NE(packs::expectationMismatch(fail, failed).find("fails for the reason unwritten, expected nan"),
               std::string::npos);
     report::RunReport passed;
-    passed.verdict = "pass";
+    passed.verdict = report::Verdict::Pass;
     passed.summary = "every case passed";
     EXPECT_EQ(packs::expectationMismatch(fail, passed), "verdict pass (every case passed), expected fail");
 }

@@ -65,7 +65,7 @@ TEST(ValidateGpu, AutotuningModuleGivesTheExpectedVerdictTable)
             EXPECT_TRUE(s.ran) << s.file;
             EXPECT_EQ(s.runProblem, "") << rel << " " << s.file;
         }
-        EXPECT_EQ(c.sources.front().verdict, "pass") << rel;
+        EXPECT_EQ(c.sources.front().verdict, report::Verdict::Pass) << rel;
         EXPECT_TRUE(c.warnings.empty()) << rel;
     }
 }
@@ -78,7 +78,7 @@ TEST(ValidateGpu, TheWeakFixturesNoMaskBugPassesAndIsReported)
     ASSERT_EQ(c.sources.size(), 5u);
     EXPECT_TRUE(c.sources[0].ok()) << c.sources[0].runProblem; // solution
     EXPECT_EQ(c.sources[1].file, "bugs/no-mask.cu");
-    EXPECT_EQ(c.sources[1].verdict, "pass");
+    EXPECT_EQ(c.sources[1].verdict, report::Verdict::Pass);
     EXPECT_FALSE(c.sources[1].ok());
     EXPECT_TRUE(c.sources[2].ok()) << c.sources[2].runProblem; // one thread per element: still unwritten
     EXPECT_TRUE(c.sources[3].ok()) << c.sources[3].runProblem; // starter

@@ -171,9 +171,10 @@ TEST_F(CompletionTest, ACompileOnlyRunWithoutAGpuIsNotAMiss)
     review = reviewList(store(), {vectorAddModule()});
     ASSERT_EQ(review->size(), 1u);
     EXPECT_EQ((*review)[0].items[0].misses, 1);
-    EXPECT_EQ((*review)[0].items[0].lastVerdict, "fail");
-    EXPECT_TRUE(isGradedVerdict("compile_error"));
-    EXPECT_FALSE(isGradedVerdict("cancelled"));
+    EXPECT_EQ((*review)[0].items[0].lastVerdict, report::Verdict::Fail);
+    EXPECT_TRUE(isGradedVerdict(report::Verdict::CompileError));
+    EXPECT_FALSE(isGradedVerdict(report::Verdict::Compiled));
+    EXPECT_FALSE(isGradedVerdict(report::Verdict::Error));
 }
 
 TEST_F(CompletionTest, BestRunIsTheFastestPass)
@@ -230,7 +231,7 @@ TEST_F(CompletionTest, ReviewListsMissedQuestionsUnspottedBugsAndFailedExercises
     EXPECT_EQ(va.items[2].reason, ReviewReason::DragMatchNotRight);
     EXPECT_EQ(va.items[3].reason, ReviewReason::ExerciseNotPassed);
     EXPECT_EQ(va.items[3].misses, 2);
-    EXPECT_EQ(va.items[3].lastVerdict, "timeout");
+    EXPECT_EQ(va.items[3].lastVerdict, report::Verdict::Timeout);
     EXPECT_EQ((*review)[1].moduleId, "03-softmax");
     ASSERT_EQ((*review)[1].items.size(), 1u);
     EXPECT_EQ((*review)[1].items[0].questionId, "b");

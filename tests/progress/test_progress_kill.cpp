@@ -53,7 +53,7 @@ void appendLine(int fd, const std::string& line)
         appendLine(fd, "MOVED-ASIDE " + store->openReport().movedAside.string());
     }
     const std::string bigSource(32 * 1024, 'k');
-    const nlohmann::json report = test::sampleReport("pass", 0.25, 3000.0);
+    const report::RunReport report = test::sampleReport("pass", 0.25, 3000.0);
     for (int n = 0; count < 0 || n < count; ++n) {
         const std::string key = prefix + "-" + std::to_string(n);
         bool ok = false;

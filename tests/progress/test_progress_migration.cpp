@@ -92,7 +92,7 @@ TEST(Migration, Version1DataSurvivesAndRunsGainTheirV2Figures)
                                   "median_ms, achieved_gbps, dram_read_bytes, stored_bytes, device, report, at_ms) "
                                   "VALUES('02-vector-add', 'vector-add', 'vector-add', 'src', '{}', 'pass', 0.243, "
                                   "3300, 536900000, 268440000, 'NVIDIA H200', ?, 700)");
-        run.bind(1, test::sampleReport("pass", 0.243, 3300).dump());
+        run.bind(1, test::sampleReportJson("pass", 0.243, 3300).dump());
         run.exec();
         // A run whose report has no traffic section (compile error) must migrate with empty figures.
         db.exec("INSERT INTO kernel_runs(module_id, activity_id, exercise_id, source, meta, verdict, device, report, "
@@ -119,7 +119,7 @@ TEST(Migration, Version1DataSurvivesAndRunsGainTheirV2Figures)
     auto history = *store->runHistory();
     ASSERT_EQ(history.size(), 2u);
     const KernelRun& old = history[1]; // oldest: the passing run
-    EXPECT_EQ(old.verdict, "pass");
+    EXPECT_EQ(old.verdict, report::Verdict::Pass);
     ASSERT_TRUE(old.idealBytes.has_value());
     EXPECT_EQ(*old.idealBytes, 805306368);
     ASSERT_TRUE(old.ceilingGbps.has_value());

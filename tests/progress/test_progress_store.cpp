@@ -143,7 +143,7 @@ TEST_F(StoreTest, KernelRunRoundTripsWithSourceReportAndFigures)
     const auto report = test::sampleReport("pass", 0.243, 3300.0);
     KernelRun run = kernelRunFromReport(kExercise, "__global__ void vector_add() {}\n", report);
     EXPECT_EQ(run.exerciseId, "vector-add");
-    EXPECT_EQ(run.verdict, "pass");
+    EXPECT_EQ(run.verdict, report::Verdict::Pass);
     EXPECT_EQ(run.device, "NVIDIA H200");
     EXPECT_EQ(run.meta["BLOCK_SIZE"], 1024);
     ASSERT_TRUE(run.medianMs && run.achievedGbps && run.dramReadBytes && run.storedBytes && run.idealBytes);
@@ -155,7 +155,8 @@ TEST_F(StoreTest, KernelRunRoundTripsWithSourceReportAndFigures)
     auto back = store().run(*id);
     ASSERT_TRUE(back) << back.error().message;
     EXPECT_EQ(back->source, run.source);
-    EXPECT_EQ(back->report, report);
+    ASSERT_TRUE(back->report);
+    EXPECT_EQ(nlohmann::json(*back->report), nlohmann::json(report));
     EXPECT_EQ(back->meta, run.meta);
     EXPECT_DOUBLE_EQ(*back->medianMs, 0.243);
     EXPECT_DOUBLE_EQ(*back->achievedGbps, 3300.0);
@@ -173,10 +174,10 @@ TEST_F(StoreTest, RunOfACompileErrorKeepsMissingFiguresEmpty)
                                    {"exercise", {{"id", "vector-add"}}},
                                    {"verdict", "compile_error"},
                                    {"traffic", {{"available", false}, {"unavailable_reason", "not reached"}}}};
-    auto id = store().recordKernelRun(kernelRunFromReport(kExercise, "broken(", report));
+    auto id = store().recordKernelRun(kernelRunFromReport(kExercise, "broken(", report.get<report::RunReport>()));
     ASSERT_TRUE(id);
     auto back = *store().run(*id);
-    EXPECT_EQ(back.verdict, "compile_error");
+    EXPECT_EQ(back.verdict, report::Verdict::CompileError);
     EXPECT_FALSE(back.medianMs);
     EXPECT_FALSE(back.dramReadBytes);
     EXPECT_FALSE(back.ceilingFraction());
@@ -203,7 +204,7 @@ TEST_F(StoreTest, RunHistoryIsNewestFirstWithoutBodiesAndRunsCompare)
     EXPECT_EQ((*history)[0].id, ids[2]);
     EXPECT_EQ((*history)[2].id, ids[0]);
     EXPECT_TRUE((*history)[0].source.empty());
-    EXPECT_TRUE((*history)[0].report.is_null());
+    EXPECT_FALSE((*history)[0].report.has_value());
 
     // An earlier source is restorable.
     EXPECT_EQ(store().run(ids[0])->source, "source v0");
@@ -212,7 +213,7 @@ TEST_F(StoreTest, RunHistoryIsNewestFirstWithoutBodiesAndRunsCompare)
     ASSERT_TRUE(pair) << pair.error().message;
     EXPECT_EQ(pair->first.source, "source v0");
     EXPECT_EQ(pair->second.source, "source v2");
-    EXPECT_EQ(pair->first.verdict, "fail");
+    EXPECT_EQ(pair->first.verdict, report::Verdict::Fail);
     EXPECT_DOUBLE_EQ(*pair->second.medianMs, 0.25);
 
     auto best = store().bestRun(kExercise);
@@ -308,7 +309,7 @@ TEST_F(StoreTest, RecordedRangeAndLatestDeviceSummariseTheStore)
     KernelRun gpu = kernelRunFromReport(kExercise, "s", test::sampleReport("pass", 1, 1));
     gpu.atMs = 3'000;
     ASSERT_TRUE(store().recordKernelRun(gpu));
-    KernelRun noGpu = kernelRunFromReport(kExercise, "s", nlohmann::json{{"verdict", "compiled"}});
+    KernelRun noGpu = kernelRunFromReport(kExercise, "s", report::RunReport{.verdict = report::Verdict::Compiled});
     noGpu.atMs = 8'000;
     ASSERT_TRUE(store().recordKernelRun(noGpu));
     auto range = store().recordedRange();

@@ -1,6 +1,7 @@
 #pragma once
 // Shared helpers of the progress-store tests: a temporary folder and a run report shaped like docs/run-report.md.
 
+#include "engine/report/run_report.h"
 #include "tests/support/temp_dir.h"
 
 #include <nlohmann/json.hpp>
@@ -32,7 +33,7 @@ inline void writeBytes(const std::filesystem::path& file, const std::string& byt
 }
 
 /// A run report with the fields the store reads (docs/run-report.md); figures in the range of an H200 vector add.
-inline nlohmann::json sampleReport(const std::string& verdict, double medianMs, double gbps)
+inline nlohmann::json sampleReportJson(const std::string& verdict, double medianMs, double gbps)
 {
     return nlohmann::json{
         {"schema", "tkm-run-report/1"},
@@ -47,6 +48,12 @@ inline nlohmann::json sampleReport(const std::string& verdict, double medianMs, 
           {"stored_bytes", 268440000},
           {"ideal_bytes", 805306368}}},
         {"ceilings", {{"theoretical_gbps", 4812.0}, {"measured_copy_gbps", 4250.0}}}};
+}
+
+/// sampleReportJson() as the typed report (report::from_json).
+inline report::RunReport sampleReport(const std::string& verdict, double medianMs, double gbps)
+{
+    return sampleReportJson(verdict, medianMs, gbps).get<report::RunReport>();
 }
 
 } // namespace tkm::progress::test

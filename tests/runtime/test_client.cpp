@@ -17,6 +17,8 @@ using namespace std::chrono_literals;
 using tkm::worker::Client;
 using tkm::worker::ClientOptions;
 
+namespace report = tkm::report;
+
 namespace {
 
 std::filesystem::path fakeWorker()
@@ -73,12 +75,12 @@ TEST(Client, NormalJobReturnsTheWorkersReportAndKeepsTheWorker)
     Client client(fakeOptions(5s));
     int progressSeen = 0;
     const auto r1 = client.run(job("ok"), [&](const tkm::runner::Progress&) { ++progressSeen; });
-    EXPECT_EQ(r1.report.verdict, "pass");
+    EXPECT_EQ(r1.report.verdict, report::Verdict::Pass);
     EXPECT_EQ(r1.json.value("verdict", ""), "pass");
     EXPECT_GE(progressSeen, 1);
     const pid_t pid = client.workerPid();
     EXPECT_GT(pid, 0);
-    EXPECT_EQ(client.run(job("ok")).report.verdict, "pass");
+    EXPECT_EQ(client.run(job("ok")).report.verdict, report::Verdict::Pass);
     EXPECT_EQ(client.workerPid(), pid) << "a healthy worker stays warm between jobs";
     EXPECT_TRUE(client.ping().ok());
 }
@@ -89,14 +91,14 @@ TEST(Client, DeadlineKillsTheWorkerReportsTimeoutAndTheNextJobWorks)
     const auto t0 = std::chrono::steady_clock::now();
     const auto r = client.run(job("sleep"));
     const double took = secondsSince(t0);
-    EXPECT_EQ(r.report.verdict, "timeout");
+    EXPECT_EQ(r.report.verdict, report::Verdict::Timeout);
     EXPECT_EQ(r.report.summary.rfind("the kernel did not finish in 0.7 s — endless loop?", 0), 0u) << r.report.summary;
     EXPECT_NE(r.report.summary.find("case 1 of 3: “one element”"), std::string::npos) << r.report.summary;
     EXPECT_TRUE(r.workerReplaced);
     EXPECT_LT(took, 3.0) << "the client must not wait past its deadline";
     EXPECT_GE(took, 0.6);
     const auto next = client.run(job("ok"));
-    EXPECT_EQ(next.report.verdict, "pass") << "a fresh worker takes the next job";
+    EXPECT_EQ(next.report.verdict, report::Verdict::Pass) << "a fresh worker takes the next job";
 }
 
 // The deadline rule (worker::allowedSilence, docs/run-report.md "Deadline"): silence counts, not the whole job.
@@ -107,7 +109,7 @@ TEST(Client, DeadlineCountsSilenceSoASlowChattyJobPasses)
     int progressSeen = 0;
     const auto t0 = std::chrono::steady_clock::now();
     const auto r = client.run(job("chatty"), [&](const tkm::runner::Progress&) { ++progressSeen; });
-    EXPECT_EQ(r.report.verdict, "pass") << r.report.summary;
+    EXPECT_EQ(r.report.verdict, report::Verdict::Pass) << r.report.summary;
     EXPECT_GE(secondsSince(t0), 2.0) << "the job ran well past the 0.8 s deadline";
     EXPECT_EQ(progressSeen, 8);
 }
@@ -136,7 +138,7 @@ TEST(Client, DeadlineKillsTheWorkersWholeProcessGroup)
             child = static_cast<pid_t>(std::stol(p.text));
         }
     });
-    EXPECT_EQ(r.report.verdict, "timeout");
+    EXPECT_EQ(r.report.verdict, report::Verdict::Timeout);
     ASSERT_GT(child, 0);
     bool gone = false;
     for (int i = 0; i < 100 && !gone; ++i) {
@@ -152,25 +154,25 @@ TEST(Client, DeadlineKillsTheWorkersWholeProcessGroup)
 TEST(Client, CrashGivesWorkerCrashAndTheNextJobWorks)
 {
     Client client(fakeOptions(5s));
-    EXPECT_EQ(client.run(job("ok")).report.verdict, "pass");
+    EXPECT_EQ(client.run(job("ok")).report.verdict, report::Verdict::Pass);
     const auto r = client.run(job("crash"));
-    EXPECT_EQ(r.report.verdict, "error");
+    EXPECT_EQ(r.report.verdict, report::Verdict::Error);
     ASSERT_TRUE(r.report.error.has_value());
     EXPECT_EQ(r.report.error->kind, "worker-crash");
     EXPECT_NE(r.report.error->message.find("signal 6"), std::string::npos) << r.report.error->message;
     EXPECT_TRUE(r.workerReplaced);
-    EXPECT_EQ(client.run(job("ok")).report.verdict, "pass");
+    EXPECT_EQ(client.run(job("ok")).report.verdict, report::Verdict::Pass);
 }
 
 TEST(Client, WorkerExitAfterFaultReportIsReplaced)
 {
     Client client(fakeOptions(5s));
-    EXPECT_EQ(client.run(job("ok")).report.verdict, "pass");
+    EXPECT_EQ(client.run(job("ok")).report.verdict, report::Verdict::Pass);
     const pid_t before = client.workerPid();
     const auto r = client.run(job("fault"));
-    EXPECT_EQ(r.report.verdict, "fault");
+    EXPECT_EQ(r.report.verdict, report::Verdict::Fault);
     EXPECT_TRUE(r.workerReplaced);
-    EXPECT_EQ(client.run(job("ok")).report.verdict, "pass");
+    EXPECT_EQ(client.run(job("ok")).report.verdict, report::Verdict::Pass);
     EXPECT_NE(client.workerPid(), before);
 }
 
@@ -178,7 +180,7 @@ TEST(Client, DiagnosisGetsGraceBeyondTheDeadline)
 {
     Client client(fakeOptions(600ms));
     const auto r = client.run(job("diagnose"));
-    EXPECT_EQ(r.report.verdict, "pass") << "re-runs after a fault are not an endless loop";
+    EXPECT_EQ(r.report.verdict, report::Verdict::Pass) << "re-runs after a fault are not an endless loop";
 }
 
 TEST(Client, CancelFromAnotherThreadStopsTheJob)
@@ -192,17 +194,17 @@ TEST(Client, CancelFromAnotherThreadStopsTheJob)
     const auto r = client.run(job("sleep"));
     canceller.join();
     EXPECT_LT(secondsSince(t0), 5.0);
-    EXPECT_EQ(r.report.verdict, "error");
+    EXPECT_EQ(r.report.verdict, report::Verdict::Error);
     ASSERT_TRUE(r.report.error.has_value());
     EXPECT_EQ(r.report.error->kind, "cancelled");
-    EXPECT_EQ(client.run(job("ok")).report.verdict, "pass");
+    EXPECT_EQ(client.run(job("ok")).report.verdict, report::Verdict::Pass);
 }
 
 TEST(Client, CancelWithNoJobDoesNothing)
 {
     Client client(fakeOptions(5s));
     client.cancel();
-    EXPECT_EQ(client.run(job("ok")).report.verdict, "pass");
+    EXPECT_EQ(client.run(job("ok")).report.verdict, report::Verdict::Pass);
 }
 
 TEST(Client, MissingWorkerExecutableIsAClearError)
@@ -211,7 +213,7 @@ TEST(Client, MissingWorkerExecutableIsAClearError)
     o.workerPath = "/nonexistent/tkm-run";
     Client client(o);
     const auto r = client.run(job("ok"));
-    EXPECT_EQ(r.report.verdict, "error");
+    EXPECT_EQ(r.report.verdict, report::Verdict::Error);
     ASSERT_TRUE(r.report.error.has_value());
     EXPECT_NE(r.report.error->message.find("TKM_RUN"), std::string::npos) << r.report.error->message;
 }
@@ -231,7 +233,7 @@ TEST(Client, RealWorkerCompilesWithoutAGpu)
     j.sourceName = "solution.cu";
     j.mode = tkm::runner::Mode::CompileOnly;
     const auto r = client.run(j);
-    EXPECT_EQ(r.report.verdict, "compiled") << r.json.dump();
+    EXPECT_EQ(r.report.verdict, report::Verdict::Compiled) << r.json.dump();
     ASSERT_TRUE(r.report.compile.has_value());
     EXPECT_TRUE(r.report.compile->ok);
 }
@@ -243,11 +245,11 @@ TEST(Client, WarmRequestIsAnsweredAfterItsProgressLines)
     tkm::worker::Client client;
     auto warm = client.warm();
     ASSERT_TRUE(warm.ok()) << warm.error().message;
-    if (warm->verdict == "error") {
+    if (warm->verdict == report::Verdict::Error) {
         ASSERT_TRUE(warm->error.has_value());
         EXPECT_FALSE(warm->error->message.empty());
     } else {
-        EXPECT_EQ(warm->verdict, "pass") << warm->summary;
+        EXPECT_EQ(warm->verdict, report::Verdict::Pass) << warm->summary;
         EXPECT_TRUE(warm->stagesMs.count("total"));
     }
     EXPECT_TRUE(client.ping().ok()); // the same worker answers the next request

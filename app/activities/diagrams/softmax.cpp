@@ -182,7 +182,7 @@ void OnlineSoftmaxDiagram::paintEvent(QPaintEvent*)
                    tr("full softmax: %1").arg(list(numbers(state(), "full"))));
         y += 24;
         p.setFont(bold);
-        p.setPen(verdictColor(ok ? QStringLiteral("pass") : QStringLiteral("fail"), palette()));
+        p.setPen(toneColor(ok ? Tone::Good : Tone::Wrong, palette()));
         p.drawText(QRectF(table.left(), y, table.width(), 40), Qt::AlignLeft | Qt::TextWordWrap,
                    ok ? tr("✓ acc / l equals the full softmax: one pass, same answer.")
                       : tr("✗ not equal to the full softmax yet."));

@@ -363,7 +363,7 @@ void SpecForm::setMessages(const QString& severity, const QHash<QString, QString
 void SpecForm::showMessage(const QString& owner, const QString& text, const QString& severity)
 {
     const QColor colour =
-        verdictColor(severity == QLatin1String("error") ? QStringLiteral("fail") : QString(), palette());
+        toneColor(severity == QLatin1String("error") ? Tone::Wrong : Tone::Caution, palette());
     const QString css = QStringLiteral("color: %1;").arg(colour.name());
     m_shown[owner] = m_shown.contains(owner) ? m_shown[owner] + QLatin1Char('\n') + text : text;
     const auto f = m_fields.constFind(owner);

@@ -84,8 +84,8 @@ void VerdictView::setResult(const QJsonObject& document)
     const QJsonArray exercises = document.value(QStringLiteral("exercises")).toArray();
     const QJsonObject ex = exercises.isEmpty() ? QJsonObject() : exercises.first().toObject();
     const bool ran = ex.value(QStringLiteral("gpu_ran")).toBool();
-    const QColor good = verdictColor(QStringLiteral("pass"), palette());
-    const QColor bad = verdictColor(QStringLiteral("fail"), palette());
+    const QColor good = toneColor(Tone::Good, palette());
+    const QColor bad = toneColor(Tone::Wrong, palette());
 
     if (const QJsonObject err = ex.value(QStringLiteral("spec_error")).toObject(); !err.isEmpty()) {
         const QString pointer = err.value(QStringLiteral("pointer")).toString();
