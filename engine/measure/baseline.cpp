@@ -4,6 +4,7 @@
 #include "engine/compile/compiler.h"
 #include "engine/cuda/driver.h"
 #include "engine/measure/detail/cublas_gemm.h"
+#include "engine/report/figures.h"
 #include "engine/problem/expr.h"
 
 #include <cmath>
@@ -183,9 +184,9 @@ void computeRatios(const PerformanceResult& learner, BaselineResult& b)
 {
     if (learner.timing.samples.medianMs > 0 && b.timing.samples.medianMs > 0)
         b.timeRatio = learner.timing.samples.medianMs / b.timing.samples.medianMs;
-    const double mine = learner.traffic.dramReadBytes + learner.traffic.storedBytes;
-    const double theirs = b.traffic.dramReadBytes + b.traffic.storedBytes;
-    if (learner.traffic.available && b.traffic.available && theirs > 0)
+    const double mine = report::bytesMoved(learner.traffic.info);
+    const double theirs = report::bytesMoved(b.traffic.info);
+    if (learner.traffic.info.available && b.traffic.info.available && theirs > 0)
         b.bytesRatio = mine / theirs;
 }
 
@@ -194,9 +195,9 @@ report::BaselineInfo toBaselineInfo(const BaselineResult& r)
     report::BaselineInfo info;
     info.name = r.name;
     info.medianMs = r.timing.samples.medianMs;
-    if (r.traffic.available) {
-        info.dramReadBytes = static_cast<int64_t>(std::llround(r.traffic.dramReadBytes));
-        info.storedBytes = static_cast<int64_t>(std::llround(r.traffic.storedBytes));
+    if (r.traffic.info.available) {
+        info.dramReadBytes = r.traffic.info.dramReadBytes;
+        info.storedBytes = r.traffic.info.storedBytes;
     }
     if (r.timeRatio > 0)
         info.timeRatio = r.timeRatio;

@@ -166,8 +166,8 @@ engine::Expected<TrafficResult> Measurer::traffic(const Workload& work, CUstream
 {
     if (!m_state->profiler) {
         TrafficResult r;
-        r.idealBytes = work.idealBytes;
-        r.unavailableReason = "DRAM traffic was not requested for this run.";
+        r.info.idealBytes = reportedIdealBytes(work);
+        r.info.unavailableReason = "DRAM traffic was not requested for this run.";
         return r;
     }
     auto prepare = [this, &work](CUstream st) -> engine::Status {
@@ -241,8 +241,8 @@ engine::Expected<PerformanceResult> measurePerformance(Measurer& measurer, CUstr
             return traffic.error();
         r.traffic = std::move(*traffic);
     } else {
-        r.traffic.idealBytes = work.idealBytes;
-        r.traffic.unavailableReason = "DRAM traffic was not requested for this run.";
+        r.traffic.info.idealBytes = reportedIdealBytes(work);
+        r.traffic.info.unavailableReason = "DRAM traffic was not requested for this run.";
     }
     r.trafficStageMs = msSince(t1);
 

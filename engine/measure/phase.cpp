@@ -16,11 +16,6 @@ namespace {
 using engine::Clock;
 using engine::msSince;
 
-int64_t asBytes(double v)
-{
-    return static_cast<int64_t>(std::llround(v));
-}
-
 struct PhaseState
 {
     PhaseOptions options;
@@ -199,29 +194,13 @@ void fillReport(const PerformanceResult& r, report::RunReport& report)
     t.samples = r.timing.samples.count;
     t.settled = r.timing.settled;
     t.sizes = r.timing.sizes;
-    if (r.traffic.idealBytes > 0 || r.timing.achievedGbps > 0)
+    if (r.traffic.info.idealBytes || r.timing.achievedGbps > 0)
         t.achievedGbps = r.timing.achievedGbps;
     if (r.timing.achievedGflops > 0)
         t.achievedGflops = r.timing.achievedGflops;
     report.timing = t;
 
-    report::TrafficInfo tr;
-    tr.available = r.traffic.available;
-    if (r.traffic.idealBytes > 0)
-        tr.idealBytes = r.traffic.idealBytes;
-    if (r.traffic.available) {
-        tr.dramReadBytes = asBytes(r.traffic.dramReadBytes);
-        tr.storedBytes = asBytes(r.traffic.storedBytes);
-        tr.storedSource = r.traffic.storedSource;
-        tr.dramWriteBytes = asBytes(r.traffic.dramWriteBytes);
-        tr.l2HitRate = r.traffic.l2HitRate;
-        tr.durationMs = r.traffic.durationMs;
-        if (r.traffic.efficiency > 0)
-            tr.efficiency = r.traffic.efficiency;
-    } else {
-        tr.unavailableReason = r.traffic.unavailableReason;
-    }
-    report.traffic = tr;
+    report.traffic = r.traffic.info;
 
     report::CeilingsInfo c;
     c.theoreticalGbps = r.ceilings.theoreticalGbps;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 
@@ -19,6 +20,16 @@ namespace {
 using engine::msSince;
 
 } // namespace
+
+int64_t wholeBytes(double bytes)
+{
+    return static_cast<int64_t>(std::llround(bytes));
+}
+
+std::optional<double> reportedIdealBytes(const Workload& work)
+{
+    return work.idealBytes > 0 ? std::optional<double>(work.idealBytes) : std::nullopt;
+}
 
 #if TKM_ENABLE_CUPTI
 using detail::cupti;
@@ -161,6 +172,42 @@ CuptiFailure setUp(TrafficProfiler::State& s, CUdevice device, int ordinal)
     return {};
 }
 
+// The report's traffic figures from the evaluated metric values (in trafficMetrics() order). Stored bytes come
+// from L2 write sectors, or from DRAM writes when the output dwarfs the L2 (kOutputOverL2ForDramWrite).
+void fillTraffic(const std::vector<double>& values, const Workload& work, long long l2Bytes, report::TrafficInfo& t)
+{
+    const auto metrics = trafficMetrics();
+    double dramRead = 0, dramWrite = 0, l2WriteSectors = 0;
+    for (size_t i = 0; i < metrics.size(); ++i) {
+        switch (metrics[i].role) {
+        case MetricRole::DramRead:
+            dramRead = values[i];
+            break;
+        case MetricRole::L2WriteSectors:
+            l2WriteSectors = values[i];
+            break;
+        case MetricRole::DramWrite:
+            dramWrite = values[i];
+            break;
+        case MetricRole::L2HitRate:
+            t.l2HitRate = values[i] / 100.0;
+            break;
+        case MetricRole::Duration:
+            t.durationMs = values[i] * 1e-6;
+            break;
+        }
+    }
+    const bool outputDwarfsL2 = l2Bytes > 0 && work.outputBytes > kOutputOverL2ForDramWrite * l2Bytes;
+    const double stored = outputDwarfsL2 ? dramWrite : l2WriteSectors * kL2SectorBytes;
+    t.storedSource = outputDwarfsL2 ? "dram__bytes_write.sum" : "lts__t_sectors_srcunit_tex_op_write.sum*32";
+    t.dramReadBytes = wholeBytes(dramRead);
+    t.storedBytes = wholeBytes(stored);
+    t.dramWriteBytes = wholeBytes(dramWrite);
+    // From the counters' own values, before they are rounded to whole bytes.
+    t.efficiency = report::dramEfficiency(reportedIdealBytes(work), dramRead, stored);
+    t.available = true;
+}
+
 } // namespace
 
 TrafficProfiler::TrafficProfiler() : m_state(std::make_unique<State>()) {}
@@ -229,16 +276,16 @@ engine::Expected<TrafficResult> TrafficProfiler::measure(const Workload& work, C
     const auto t0 = std::chrono::steady_clock::now();
     State& s = *m_state;
     TrafficResult out;
-    out.idealBytes = work.idealBytes;
+    out.info.idealBytes = reportedIdealBytes(work);
     if (!s.available) {
-        out.unavailableReason = s.reason;
+        out.info.unavailableReason = s.reason;
         return out;
     }
     const CuptiApi& api = *s.api;
     const cuda::DriverApi& drv = cuda::api();
     auto cuptiFailed = [&](CUptiResult r, const char* call) -> engine::Expected<TrafficResult> {
-        out.available = false;
-        out.unavailableReason = unavailableReasonFor(static_cast<int>(r), call, cuptiResultText(r));
+        out.info.available = false;
+        out.info.unavailableReason = unavailableReasonFor(static_cast<int>(r), call, cuptiResultText(r));
         out.wallMs = msSince(t0);
         return out;
     };
@@ -350,39 +397,7 @@ engine::Expected<TrafficResult> TrafficProfiler::measure(const Workload& work, C
     if (CUptiResult r = api.hostEvaluateToGpuValues(&ev); r != CUPTI_SUCCESS)
         return cuptiFailed(r, "cuptiProfilerHostEvaluateToGpuValues");
 
-    const auto metrics = trafficMetrics();
-    double l2WriteSectors = 0;
-    for (size_t i = 0; i < metrics.size(); ++i) {
-        switch (metrics[i].role) {
-        case MetricRole::DramRead:
-            out.dramReadBytes = values[i];
-            break;
-        case MetricRole::L2WriteSectors:
-            l2WriteSectors = values[i];
-            break;
-        case MetricRole::DramWrite:
-            out.dramWriteBytes = values[i];
-            break;
-        case MetricRole::L2HitRate:
-            out.l2HitRate = values[i] / 100.0;
-            break;
-        case MetricRole::Duration:
-            out.durationMs = values[i] * 1e-6;
-            break;
-        }
-    }
-    const bool outputDwarfsL2 = l2Bytes > 0 && work.outputBytes > kOutputOverL2ForDramWrite * l2Bytes;
-    if (outputDwarfsL2) {
-        out.storedBytes = out.dramWriteBytes;
-        out.storedSource = "dram__bytes_write.sum";
-    } else {
-        out.storedBytes = l2WriteSectors * kL2SectorBytes;
-        out.storedSource = "lts__t_sectors_srcunit_tex_op_write.sum*32";
-    }
-    out.efficiency = report::dramEfficiency(work.idealBytes, static_cast<double>(out.dramReadBytes),
-                                            static_cast<double>(out.storedBytes))
-                         .value_or(0);
-    out.available = true;
+    fillTraffic(values, work, l2Bytes, out.info);
     out.wallMs = msSince(t0);
     return out;
 }
@@ -484,8 +499,8 @@ double TrafficProfiler::setupMs() const
 engine::Expected<TrafficResult> TrafficProfiler::measure(const Workload& work, CUstream, const EnqueueFn&, long long)
 {
     TrafficResult out;
-    out.idealBytes = work.idealBytes;
-    out.unavailableReason = m_state->reason;
+    out.info.idealBytes = reportedIdealBytes(work);
+    out.info.unavailableReason = m_state->reason;
     return out;
 }
 

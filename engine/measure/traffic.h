@@ -11,6 +11,7 @@
 
 #include "engine/common/error.h"
 #include "engine/measure/workload.h"
+#include "engine/report/run_report.h"
 
 #include <cuda.h>
 
@@ -43,22 +44,22 @@ inline constexpr double kL2SectorBytes = 32;
 /// in L2 at kernel end), so the switch happens only for far larger outputs.
 inline constexpr double kOutputOverL2ForDramWrite = 16;
 
-/// The run report's `traffic` object.
+/// One traffic measurement: the run report's `traffic` section exactly as it goes into the report, and how the
+/// measurement went. A new traffic figure is a TrafficInfo field (engine/report/run_report.h) set in measure().
 struct TrafficResult
 {
-    bool available = false;        ///< counters were read
-    double dramReadBytes = 0;      ///< dram__bytes_read.sum [bytes]
-    double storedBytes = 0;        ///< bytes the workload stored [bytes] (see storedSource)
-    std::string storedSource;      ///< "lts__t_sectors_srcunit_tex_op_write.sum*32" or "dram__bytes_write.sum"
-    double dramWriteBytes = 0;     ///< dram__bytes_write.sum [bytes]
-    double l2HitRate = 0;          ///< lts__t_sector_hit_rate.pct / 100 [1]
-    double durationMs = 0;         ///< gpu__time_duration.sum of the range [ms]
-    double idealBytes = 0;         ///< spec's ideal bytes [bytes]
-    double efficiency = 0;         ///< ideal / (read + stored) [1]; 0 without ideal bytes
-    int passes = 0;                ///< replay passes the metrics needed
-    double wallMs = 0;             ///< wall time of the traffic phase [ms]
-    std::string unavailableReason; ///< when !available: the sentence for the learner
+    /// Run report `traffic`: ideal_bytes when the spec has them (> 0); when the counters were read, available and
+    /// dram_read_bytes (dram__bytes_read.sum), stored_bytes with stored_source, dram_write_bytes, l2_hit_rate
+    /// (lts__t_sector_hit_rate.pct / 100), duration_ms (gpu__time_duration.sum) and efficiency; else the reason.
+    report::TrafficInfo info;
+    int passes = 0;    ///< replay passes the metrics needed
+    double wallMs = 0; ///< wall time of the traffic phase [ms]
 };
+
+/// A counter's value in whole bytes (the report's byte figures are integers).
+int64_t wholeBytes(double bytes);
+/// `work`'s ideal bytes as the report carries them: present only when the spec gives them (> 0).
+std::optional<double> reportedIdealBytes(const Workload& work);
 
 /// Why counters cannot be read, as a sentence for the learner (what happened and what to do).
 /// `cuptiResult` is the CUptiResult value (35 = CUPTI_ERROR_INSUFFICIENT_PRIVILEGES gives NVIDIA's

@@ -95,7 +95,8 @@ TEST(TrafficUnavailable, ProfilerWithoutAGpuReportsUnavailableAndStillWorks)
     w.idealBytes = 12;
     auto r = p->measure(w, nullptr, {}, 0);
     ASSERT_TRUE(r.ok());
-    EXPECT_FALSE(r->available);
-    EXPECT_EQ(r->unavailableReason, p->unavailableReason());
-    EXPECT_EQ(r->idealBytes, 12);
+    EXPECT_FALSE(r->info.available);
+    EXPECT_EQ(r->info.unavailableReason, p->unavailableReason());
+    EXPECT_EQ(r->info.idealBytes, 12);
+    EXPECT_FALSE(r->info.dramReadBytes); // no counter figure without counters
 }

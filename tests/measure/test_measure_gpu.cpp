@@ -11,6 +11,7 @@
 #include "engine/measure/measure.h"
 #include "engine/measure/perf_case.h"
 #include "engine/measure/phase.h"
+#include "engine/report/figures.h"
 #include "engine/problem/spec.h"
 
 #include <gtest/gtest.h>
@@ -105,7 +106,13 @@ bool noTraffic()
 #define REQUIRE_TRAFFIC(t)                                                                                             \
     if (noTraffic())                                                                                                   \
         GTEST_SKIP() << "TKM_TEST_NO_TRAFFIC=1";                                                                       \
-    ASSERT_TRUE((t).available) << "counters unavailable: " << (t).unavailableReason
+    ASSERT_TRUE((t).info.available) << "counters unavailable: " << (t).info.unavailableReason
+
+// A report byte figure as a double (0 when absent).
+double bytes(const std::optional<int64_t>& v)
+{
+    return static_cast<double>(v.value_or(0));
+}
 
 } // namespace
 
@@ -122,12 +129,13 @@ TEST(MeasureGpu, VectorAddDramBytesMatchTheIdeal)
     ASSERT_TRUE(t2.ok()) << t2.error().message;
     std::printf("vector add n=2^26: read %.0f B (ideal %.0f), stored %.0f B (ideal %.0f, %s), dram write %.0f B, "
                 "L2 hit %.3f, CUPTI duration %.4f ms, passes %d, traffic wall %.1f ms then %.1f ms, set-up %.1f ms\n",
-                t1->dramReadBytes, 2 * n * 4, t1->storedBytes, n * 4, t1->storedSource.c_str(), t1->dramWriteBytes,
-                t1->l2HitRate, t1->durationMs, t1->passes, t1->wallMs, t2->wallMs, g->measurer->profiler()->setupMs());
-    EXPECT_NEAR(t1->dramReadBytes / (2 * n * 4), 1.0, 0.02);
-    EXPECT_NEAR(t1->storedBytes / (n * 4), 1.0, 0.02);
-    EXPECT_NEAR(t2->dramReadBytes / (2 * n * 4), 1.0, 0.02);
-    EXPECT_NEAR(t1->efficiency, 1.0, 0.03);
+                bytes(t1->info.dramReadBytes), 2 * n * 4, bytes(t1->info.storedBytes), n * 4,
+                t1->info.storedSource.c_str(), bytes(t1->info.dramWriteBytes), t1->info.l2HitRate.value_or(0),
+                t1->info.durationMs.value_or(0), t1->passes, t1->wallMs, t2->wallMs, g->measurer->profiler()->setupMs());
+    EXPECT_NEAR(bytes(t1->info.dramReadBytes) / (2 * n * 4), 1.0, 0.02);
+    EXPECT_NEAR(bytes(t1->info.storedBytes) / (n * 4), 1.0, 0.02);
+    EXPECT_NEAR(bytes(t2->info.dramReadBytes) / (2 * n * 4), 1.0, 0.02);
+    EXPECT_NEAR(t1->info.efficiency.value_or(0), 1.0, 0.03);
 }
 
 TEST(MeasureGpu, KernelReadingItsInputTwiceShowsTwiceTheReadBytes)
@@ -175,10 +183,10 @@ extern "C" __global__ void read_once(const float* x, float* out, long long n) {
     auto r1 = g->measurer->traffic(make(*once), g->stream.handle());
     ASSERT_TRUE(r1.ok() && r2.ok());
     REQUIRE_TRAFFIC(*r2);
-    std::printf("read once: %.0f B read; read twice: %.0f B read (%.3f x the input)\n", r1->dramReadBytes,
-                r2->dramReadBytes, r2->dramReadBytes / (n * 4.0));
-    EXPECT_NEAR(r1->dramReadBytes / (n * 4.0), 1.0, 0.03);
-    EXPECT_NEAR(r2->dramReadBytes / (n * 4.0), 2.0, 0.1);
+    std::printf("read once: %.0f B read; read twice: %.0f B read (%.3f x the input)\n", bytes(r1->info.dramReadBytes),
+                bytes(r2->info.dramReadBytes), bytes(r2->info.dramReadBytes) / (n * 4.0));
+    EXPECT_NEAR(bytes(r1->info.dramReadBytes) / (n * 4.0), 1.0, 0.03);
+    EXPECT_NEAR(bytes(r2->info.dramReadBytes) / (n * 4.0), 2.0, 0.1);
 }
 
 TEST(MeasureGpu, TimingOfOneKernelTwiceAgrees)
@@ -234,8 +242,8 @@ TEST(MeasureGpu, UnfusedSoftmaxBaselineMovesAtLeastThreeTimesTheBytes)
                                        *learner, g->context.info().cc());
     ASSERT_TRUE(b.error.empty()) << b.error;
     REQUIRE_TRAFFIC(b.traffic);
-    const double fused = learner->traffic.dramReadBytes + learner->traffic.storedBytes;
-    const double unfused = b.traffic.dramReadBytes + b.traffic.storedBytes;
+    const double fused = report::bytesMoved(learner->traffic.info);
+    const double unfused = report::bytesMoved(b.traffic.info);
     std::printf("softmax: fused %.4f ms, %.0f B; unfused %.4f ms, %.0f B (%.2f x the bytes, time ratio %.3f)\n",
                 learner->timing.samples.medianMs, fused, b.timing.samples.medianMs, unfused, unfused / fused,
                 b.timeRatio);
