@@ -198,7 +198,7 @@ TEST(GpuRuntime, TrapIsNotBlamedOnABuffer)
 TEST(GpuRuntime, FailedAssertIsNamedByItsLine)
 {
     const auto r = runFile(fixture("assert.cu"), 60s);
-    ASSERT_EQ(r.report.verdict, "fault") << r.report.summary;
+    ASSERT_EQ(r.report.verdict, report::Verdict::Fault) << r.report.summary;
     ASSERT_TRUE(r.report.fault.has_value());
     const auto& f = *r.report.fault;
     std::cout << "[figure] assert: kind " << f.kind << " (" << f.cudaError << "): " << f.message << "\n";
@@ -214,14 +214,14 @@ TEST(GpuRuntime, FailedAssertIsNamedByItsLine)
 TEST(GpuRuntime, AssertUnderNdebugIsCompiledOut)
 {
     const auto r = runFile(fixture("assert-ndebug.cu"), 60s);
-    EXPECT_EQ(r.report.verdict, "pass") << r.report.summary;
+    EXPECT_EQ(r.report.verdict, report::Verdict::Pass) << r.report.summary;
 }
 
 // tl.device_assert lowers to the device's __assertfail, as in Triton: the same kind and line as the interpreter.
 TEST(GpuRuntime, FailedTritonDeviceAssertIsNamedByItsPyLine)
 {
     const auto r = runFile(fixture("device-assert.py"), 60s);
-    ASSERT_EQ(r.report.verdict, "fault") << r.report.summary;
+    ASSERT_EQ(r.report.verdict, report::Verdict::Fault) << r.report.summary;
     ASSERT_TRUE(r.report.fault.has_value());
     const auto& f = *r.report.fault;
     std::cout << "[figure] tl.device_assert: kind " << f.kind << " (" << f.cudaError << "), interpreter "
