@@ -1,10 +1,10 @@
 #pragma once
 // Errors as values: every fallible engine call returns Expected<T> (a T or an Error with context).
 
+#include "engine/common/expected.h"
+
 #include <string>
 #include <string_view>
-#include <utility>
-#include <variant>
 
 namespace tkm::engine {
 
@@ -32,42 +32,9 @@ struct Error
     std::string detail;                   ///< optional: the failing call, a raw log, …
 };
 
-/// Either a value or an Error (C++20 stand-in for std::expected). Construct from a T or an Error.
-template <class T> class Expected
-{
-public:
-    Expected(T value) : m_v(std::in_place_index<0>, std::move(value)) {}     ///< success
-    Expected(Error error) : m_v(std::in_place_index<1>, std::move(error)) {} ///< failure
-
-    bool ok() const { return m_v.index() == 0; }            ///< true when a value is held
-    explicit operator bool() const { return ok(); }         ///< same as ok()
-    T& value() & { return std::get<0>(m_v); }               ///< the value (precondition: ok())
-    const T& value() const& { return std::get<0>(m_v); }    ///< the value (precondition: ok())
-    T&& value() && { return std::get<0>(std::move(m_v)); }  ///< the value, moved out
-    T& operator*() & { return value(); }                    ///< the value
-    const T& operator*() const& { return value(); }         ///< the value
-    T* operator->() { return &value(); }                    ///< member access to the value
-    const T* operator->() const { return &value(); }        ///< member access to the value
-    const Error& error() const { return std::get<1>(m_v); } ///< the error (precondition: !ok())
-
-private:
-    std::variant<T, Error> m_v;
-};
-
-/// Success-or-error for calls that return nothing.
-template <> class Expected<void>
-{
-public:
-    Expected() = default;                                                ///< success
-    Expected(Error error) : m_error(std::move(error)), m_failed(true) {} ///< failure
-    bool ok() const { return !m_failed; }                                ///< true on success
-    explicit operator bool() const { return ok(); }                      ///< same as ok()
-    const Error& error() const { return m_error; }                       ///< the error (precondition: !ok())
-
-private:
-    Error m_error;
-    bool m_failed = false;
-};
+/// Either a value or an Error: the project's one value-or-error type (engine/common/expected.h) with the
+/// engine's Error. Construct from a T or an Error; Expected<void> is success-or-error.
+template <class T> using Expected = BasicExpected<T, Error>;
 
 /// Shorthand for a successful Expected<void>.
 using Status = Expected<void>;
