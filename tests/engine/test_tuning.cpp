@@ -142,6 +142,35 @@ TEST(TuningRunner, ResetToZeroMustNameAnOutput)
         << r.summary;
 }
 
+// @triton.autotune's reset_to_zero names the kernel's own argument (`hist_ptr`), as Triton's autotuner takes it;
+// the engine maps it to the spec's buffer through the positional binding.
+TEST(TuningRunner, DecoratorResetToZeroNamesTheKernelArgument)
+{
+    const std::filesystem::path dir = exercise(kHistogram);
+    std::ifstream in(dir / "solution.py");
+    std::string source{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const std::string jit = "@triton.jit";
+    const auto at = source.find(jit);
+    ASSERT_NE(at, std::string::npos);
+    auto withDecorator = [&](const std::string& reset) {
+        return source.substr(0, at) +
+               "@triton.autotune(configs=[triton.Config({'BLOCK_SIZE': 256}), triton.Config({'BLOCK_SIZE': 1024})], "
+               "key=['n']" + reset + ")\n" + source.substr(at);
+    };
+    runner::Runner runner;
+    runner::Job job;
+    job.exercise = dir;
+    job.sourceName = "solution.py";
+    job.device = runner::Device::Cpu;
+    job.source = withDecorator(", reset_to_zero=['hist_ptr']");
+    const report::RunReport declared = runner.run(job);
+    EXPECT_EQ(declared.verdict, report::Verdict::Pass) << declared.summary;
+    job.source = withDecorator("");
+    const report::RunReport undeclared = runner.run(job);
+    EXPECT_NE(undeclared.verdict, report::Verdict::Pass) << undeclared.summary;
+    EXPECT_NE(undeclared.summary.find("reset_to_zero"), std::string::npos) << undeclared.summary;
+}
+
 TEST(TuningRunner, ResetPlanFollowsTheDeclaration)
 {
     auto spec = problem::loadSpec(exercise(kHistogram));
