@@ -48,9 +48,12 @@ LessonView::LessonView(const course::Activity& activity, const ActivityContext& 
 
 void LessonView::checkRead()
 {
-    // Within half a screen of the end: the last paragraphs are on screen; nobody must hunt for the last pixel.
+    // At the end, give or take three lines: nobody must hunt for the last pixel, but a lesson whose last
+    // paragraphs are below the fold is not read when it opens (half a screen of slack marked a lesson that is
+    // 236 px taller than the window read at start-up).
     const QScrollBar* bar = m_page->verticalScrollBar();
-    if (isVisible() && bar->value() >= bar->maximum() - bar->pageStep() / 2)
+    const int slack = 3 * m_page->fontMetrics().lineSpacing();
+    if (isVisible() && bar->value() >= bar->maximum() - slack)
         markDone();
 }
 

@@ -127,7 +127,8 @@ QString errorHtml(const report::RunReport& r, const QColor& colour, const QColor
     return r.error->message != r.summary ? box(colour, escLines(r.error->message)) : QString();
 }
 
-QString compileHtml(const report::CompileInfo& c, const QPalette& pal)
+// `language`: the report's ("triton" kernels are refused by our own front end, CUDA ones by NVRTC).
+QString compileHtml(const report::CompileInfo& c, const std::string& language, const QPalette& pal)
 {
     QString head;
     if (c.ok) {
@@ -137,7 +138,7 @@ QString compileHtml(const report::CompileInfo& c, const QPalette& pal)
             head += tr(" (from the cache)");
         head += QLatin1Char('.');
     } else {
-        head = tr("NVRTC rejected the source:");
+        head = language == "triton" ? tr("Our Triton front end rejected the kernel:") : tr("NVRTC rejected the source:");
     }
     QString html = QStringLiteral("<h3>%1</h3><p>%2</p>").arg(esc(tr("Compile")), esc(head));
     if (c.diagnostics.empty())
@@ -372,7 +373,7 @@ QString correctnessHtml(const report::RunReport& r, const QPalette& pal, bool sh
     const QColor colour = verdictColor(r.verdict, pal);
     QString html = bannerHtml(r) + contextHtml(r, muted) + errorHtml(r, colour, muted, showEngineDetails);
     if (r.compile)
-        html += compileHtml(*r.compile, pal);
+        html += compileHtml(*r.compile, r.language, pal);
     if (r.fault)
         html += faultHtml(*r.fault, colour, muted);
     if (!r.cases.empty())

@@ -305,7 +305,7 @@ report::RunReport Runner::runTritonGpu(const Job& job, const problem::ExerciseSp
     info.arch = shown ? info.arch : fmt::format("sm_{}", target.cc);
     std::vector<report::DiagnosticInfo> diags;
     std::string log;
-    for (const auto& d : compiler.diagnostics()) {
+    for (const auto& d : detail::distinctDiagnostics(compiler.diagnostics())) {
         diags.push_back(detail::toDiagnosticInfo(d, job.sourceName));
         log += triton::formatDiagnostic(d, job.sourceName) + "\n";
     }

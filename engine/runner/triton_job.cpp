@@ -151,6 +151,21 @@ const ir::Function* Specialisations::get(const TritonBinding& b, std::vector<tri
     return it->second.function ? &*it->second.function : nullptr;
 }
 
+std::vector<triton::Diagnostic> distinctDiagnostics(const std::vector<triton::Diagnostic>& diags)
+{
+    std::vector<triton::Diagnostic> out;
+    for (const auto& d : diags) {
+        const bool seen = std::any_of(out.begin(), out.end(), [&](const triton::Diagnostic& o) {
+            return o.range.begin.line == d.range.begin.line && o.range.begin.column == d.range.begin.column &&
+                   o.severity == d.severity && o.message == d.message;
+        });
+        if (!seen) {
+            out.push_back(d);
+        }
+    }
+    return out;
+}
+
 report::DiagnosticInfo toDiagnosticInfo(const triton::Diagnostic& d, const std::string& file)
 {
     report::DiagnosticInfo i;
@@ -285,7 +300,7 @@ report::RunReport runTritonOnCpu(const Job& job, const problem::ExerciseSpec& sp
         ci.ok = ok;
         ci.diagnostics.clear();
         ci.log.clear();
-        for (const auto& d : diags) {
+        for (const auto& d : distinctDiagnostics(diags)) {
             ci.diagnostics.push_back(toDiagnosticInfo(d, job.sourceName));
             ci.log += triton::formatDiagnostic(d, job.sourceName) + "\n";
         }

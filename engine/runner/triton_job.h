@@ -42,6 +42,9 @@ private:
 
 /// Report form of a Triton diagnostic on `file` (notes folded into the message).
 report::DiagnosticInfo toDiagnosticInfo(const triton::Diagnostic& d, const std::string& file);
+/// `diags` without repeats: one kernel checked once per constexpr specialisation (one per BLOCK_SIZE the cases
+/// use) says the same warning once per specialisation; the first of each (line, column, severity, message) stays.
+std::vector<triton::Diagnostic> distinctDiagnostics(const std::vector<triton::Diagnostic>& diags);
 
 /// The error of a Triton job on an exercise without a Triton track (BadInput).
 engine::Error noTritonTrack(const problem::ExerciseSpec& spec);
