@@ -92,20 +92,13 @@ void drawChunk(const ArgInstance& arg, std::byte* dst, int64_t k)
     const int64_t begin = k * kPerformanceChunkElements;
     const int64_t end = std::min(arg.numel, begin + kPerformanceChunkElements);
     Draw draw(engine::mix64(arg.seed + static_cast<uint64_t>(k) + 1));
-    std::vector<int64_t> idx = logicalIndex(arg, begin);
-    int64_t offset = storageOffset(arg, begin);
-    const std::size_t r = arg.shape.size();
-    for (int64_t linear = begin; linear < end; ++linear) {
-        engine::storeAs(t, drawRounded(draw, g, t, negativeCap, offset), dst + static_cast<std::size_t>(offset) * size);
-        for (std::size_t d = r; d-- > 0;) {
-            if (++idx[d] < arg.shape[d]) {
-                offset += arg.strides[d];
-                break;
-            }
-            offset -= (arg.shape[d] - 1) * arg.strides[d];
-            idx[d] = 0;
-        }
-    }
+    forEachElement(
+        arg,
+        [&](int64_t, int64_t offset) {
+            engine::storeAs(t, drawRounded(draw, g, t, negativeCap, offset),
+                            dst + static_cast<std::size_t>(offset) * size);
+        },
+        begin, end);
 }
 
 engine::Error noHostMemory(const ProblemInstance& inst)

@@ -84,6 +84,32 @@ BindTarget learnerTarget(const problem::TritonTrack& track)
     return BindTarget{track.kernel, track.params, &track.meta, false, {}};
 }
 
+std::vector<int> boundSpecParams(const problem::ExerciseSpec& spec, const BindTarget& target)
+{
+    std::vector<int> out;
+    if (target.params.empty()) {
+        for (int i = 0; i < static_cast<int>(spec.params.size()); ++i) {
+            out.push_back(i);
+        }
+    } else {
+        for (const auto& name : target.params) {
+            out.push_back(spec.paramIndex(name));
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> runtimeParams(const triton::ast::FunctionDef& fn)
+{
+    std::vector<std::string> out;
+    for (const auto& p : triton::signatureOf(fn)) {
+        if (!p.constexpr_) {
+            out.push_back(p.name);
+        }
+    }
+    return out;
+}
+
 BindTarget referenceTarget(const problem::TritonTrack& track)
 {
     return BindTarget{track.reference.kernel, track.reference.params, &track.reference.meta, true,
@@ -119,29 +145,13 @@ engine::Expected<std::optional<TritonBinding>> bindTriton(const TritonSource& sr
         return std::optional<TritonBinding>{};
     }
 
-    // Spec params in the kernel's order.
-    std::vector<int> specArgs;
-    if (target.params.empty()) {
-        for (int i = 0; i < static_cast<int>(spec.params.size()); ++i) {
-            specArgs.push_back(i);
-        }
-    } else {
-        for (const auto& name : target.params) {
-            specArgs.push_back(spec.paramIndex(name));
-        }
-    }
+    const std::vector<int> specArgs = boundSpecParams(spec, target);
     std::vector<std::string> specNames;
     for (int i : specArgs) {
         specNames.push_back(spec.params[static_cast<size_t>(i)].name);
     }
-
     const std::vector<triton::SignatureParam> sig = triton::signatureOf(*fn);
-    std::vector<std::string> runtimeNames;
-    for (const auto& p : sig) {
-        if (!p.constexpr_) {
-            runtimeNames.push_back(p.name);
-        }
-    }
+    const std::vector<std::string> runtimeNames = runtimeParams(*fn);
     if (runtimeNames.size() != specArgs.size()) {
         diagnostics.push_back(bindingError(
             "bind-param-count", fn->nameRange,

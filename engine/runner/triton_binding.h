@@ -63,6 +63,12 @@ engine::Expected<std::optional<TritonBinding>> bindTriton(const TritonSource& sr
 
 /// The learner's BindTarget of a spec's Triton track.
 BindTarget learnerTarget(const problem::TritonTrack& track);
+
+/// Indexes into spec.params of the params `target` binds, in the order of the kernel's runtime parameters
+/// (`target.params`, or all of the spec's when empty).
+std::vector<int> boundSpecParams(const problem::ExerciseSpec& spec, const BindTarget& target);
+/// The names of `fn`'s runtime (not tl.constexpr) parameters, in order: they bind to boundSpecParams() one for one.
+std::vector<std::string> runtimeParams(const triton::ast::FunctionDef& fn);
 /// The reference's BindTarget.
 BindTarget referenceTarget(const problem::TritonTrack& track);
 

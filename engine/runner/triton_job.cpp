@@ -203,33 +203,23 @@ std::string firstTritonError(const std::vector<triton::Diagnostic>& diags, const
 }
 
 // The spec's names for `names`, which a @triton.autotune decorator writes as the kernel's own arguments
-// (`reset_to_zero=["hist_ptr"]`, as Triton's autotuner takes them): the kernel's runtime parameters bind to the
-// track's params by position (triton_binding.h). A name that is no kernel argument is kept as it is (a spec name,
-// or an error the tuning plan reports).
+// (`reset_to_zero=["hist_ptr"]`, as Triton's autotuner takes them), through the learner's positional binding
+// (triton_binding.h). A name that is no kernel argument is kept as it is (a spec name, or an error the tuning plan
+// reports).
 static std::vector<std::string> specNamesOf(const problem::ExerciseSpec& spec, const triton::ast::FunctionDef& fn,
                                             const std::vector<std::string>& names)
 {
-    std::vector<std::string> bound = spec.triton->params;
-    if (bound.empty()) {
-        for (const auto& p : spec.params) {
-            bound.push_back(p.name);
-        }
-    }
-    std::vector<std::string> runtime;
-    for (const auto& p : triton::signatureOf(fn)) {
-        if (!p.constexpr_) {
-            runtime.push_back(p.name);
-        }
-    }
+    const std::vector<int> bound = boundSpecParams(spec, learnerTarget(*spec.triton));
+    const std::vector<std::string> runtime = runtimeParams(fn);
     std::vector<std::string> out;
     for (const std::string& name : names) {
         const auto it = std::find(runtime.begin(), runtime.end(), name);
         const auto i = static_cast<std::size_t>(it - runtime.begin());
-        out.push_back(it != runtime.end() && i < bound.size() ? bound[i] : name);
+        out.push_back(it != runtime.end() && i < bound.size() ? spec.params[static_cast<std::size_t>(bound[i])].name
+                                                              : name);
     }
     return out;
 }
-
 
 std::optional<Job> tritonAutotuneJob(const Job& job)
 {
