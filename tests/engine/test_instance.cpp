@@ -386,3 +386,38 @@ TEST(Generators, NeverAllZerosAndResetToZero)
     EXPECT_NE(g.error().message.find("the generator of `x` gives only zeros in f16"), std::string::npos)
         << g.error().message;
 }
+
+// Performance images are drawn in chunks of kPerformanceChunkElements, each walked from its own first element:
+// on a padded 2-D buffer of two chunks (the second starts mid-row) every logical element is drawn, every padding
+// element keeps its poison, and the bytes do not depend on the thread count.
+TEST(Generate, PerformanceChunksCoverEveryElementOfAPaddedBuffer)
+{
+    problem::ArgInstance a;
+    a.name = "x";
+    a.dtype = engine::DType::F32;
+    a.role = problem::Role::In;
+    a.shape = {1100, 1000};
+    a.strides = {1003, 1};
+    a.numel = 1100 * 1000;
+    a.storageElements = 1 + 1099 * 1003 + 999;
+    a.bytes = a.storageElements * 4;
+    a.init = problem::Generator{};
+    a.seed = 42;
+    ASSERT_GT(a.numel, problem::kPerformanceChunkElements);
+    std::vector<std::byte> one(static_cast<size_t>(a.bytes)), four(static_cast<size_t>(a.bytes));
+    problem::drawPerformanceInput(a, one.data(), 1);
+    problem::drawPerformanceInput(a, four.data(), 4);
+    EXPECT_EQ(one, four);
+    std::vector<bool> logical(static_cast<size_t>(a.storageElements), false);
+    for (int64_t linear = 0; linear < a.numel; ++linear) {
+        logical[static_cast<size_t>(problem::storageOffset(a, linear))] = true;
+    }
+    int64_t drawnPoison = 0, paddingDrawn = 0;
+    for (int64_t e = 0; e < a.storageElements; ++e) {
+        const bool poison = engine::isPoison(a.dtype, one.data() + e * 4);
+        drawnPoison += logical[static_cast<size_t>(e)] && poison;
+        paddingDrawn += !logical[static_cast<size_t>(e)] && !poison;
+    }
+    EXPECT_EQ(drawnPoison, 0);
+    EXPECT_EQ(paddingDrawn, 0);
+}
